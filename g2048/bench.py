@@ -1,0 +1,57 @@
+"""Engine speed figures, measured in one run so that ratios are not spoiled by machine noise."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from g2048 import reference
+from g2048.board import random_games
+from g2048.parallel import max_threads
+
+
+def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float:
+    """Best rate of play_batch(start) -> moves over repeated batches within `seconds`.
+
+    The best batch, as timeit takes the minimum, because other load only ever slows a batch.
+    """
+    best = 0.0
+    start = 0
+    t_end = time.perf_counter() + seconds
+    while (t0 := time.perf_counter()) < t_end or best == 0.0:
+        moves = play_batch(start)
+        best = max(best, moves / (time.perf_counter() - t0))
+        start += 1_000_000
+    return best
+
+
+def engine_figures(seconds: float = 1.0) -> dict[str, float]:
+    """First-call time and random-playout game moves per second of the engine and the reference."""
+    t0 = time.perf_counter()
+    random_games(np.zeros(1, dtype=np.uint64))
+    first_call = time.perf_counter() - t0
+
+    def numba_batch(threads: int, size: int) -> Callable[[int], int]:
+        # Consecutive integers are fine as game seeds here: the generator mixes its seed.
+        return lambda start: int(
+            random_games(np.arange(start, start + size, dtype=np.uint64), threads)[2].sum()
+        )
+
+    def reference_batch(start: int) -> int:
+        return sum(reference.ref_random_game(random.Random(start + i))[2] for i in range(5))
+
+    single = _moves_per_second(numba_batch(1, 1000), seconds)
+    threads = max_threads()
+    parallel = _moves_per_second(numba_batch(threads, 1000 * threads), seconds)
+    plain = _moves_per_second(reference_batch, seconds)
+    return {
+        "first_call_s": first_call,
+        "random_moves_per_s": single,
+        "threads": threads,
+        "random_moves_per_s_all_threads": parallel,
+        "reference_moves_per_s": plain,
+        "speedup_vs_reference": single / plain,
+    }

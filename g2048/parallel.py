@@ -1,0 +1,31 @@
+"""Numba thread count as a scoped setting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numba
+
+
+def max_threads() -> int:
+    """The most threads numba can use in this process (NUMBA_NUM_THREADS, default: cores)."""
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+@contextmanager
+def thread_count(threads: int) -> Iterator[None]:
+    """Run the enclosed parallel numba code on `threads` threads, then restore the old count."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    if threads > max_threads():
+        raise ValueError(
+            f"threads={threads} exceeds the {max_threads()} threads numba was started with "
+            "(set NUMBA_NUM_THREADS to allow more)"
+        )
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)

@@ -1,0 +1,99 @@
+"""A plain reference implementation of the 2048 rules: the oracle for the engine tests.
+
+Grids are 4x4 lists of lists of tile values (0 = empty), row 0 at the top, column 0 at the
+left. Written from the rules, not from the bitboard engine; nothing here is fast or clever.
+The benchmark also plays it, to report the numba engine's speed as a ratio.
+"""
+
+import random
+
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+DIRECTIONS = (UP, DOWN, LEFT, RIGHT)
+SIZE = 4
+MAX_TILE = 32768
+
+Grid = list[list[int]]
+
+
+def line_cells(direction: int, i: int) -> list[tuple[int, int]]:
+    """The (row, column) cells of line i, listed from the side the tiles move towards."""
+    near_to_far = list(range(SIZE)) if direction in (UP, LEFT) else list(range(SIZE))[::-1]
+    if direction in (UP, DOWN):
+        return [(r, i) for r in near_to_far]  # column i
+    return [(i, c) for c in near_to_far]  # row i
+
+
+def merge_line(line: list[int], check_overflow: bool = True) -> tuple[list[int], int]:
+    """Move one line towards index 0: drop the gaps, merge equal neighbours once, pad with 0.
+
+    Raises OverflowError when two MAX_TILE tiles would merge, unless check_overflow is False.
+    """
+    tiles = [v for v in line if v != 0]
+    out: list[int] = []
+    score = 0
+    k = 0
+    while k < len(tiles):
+        if k + 1 < len(tiles) and tiles[k] == tiles[k + 1]:
+            merged = 2 * tiles[k]
+            if check_overflow and merged > MAX_TILE:
+                raise OverflowError(f"merging two {tiles[k]} tiles would make {merged}")
+            out.append(merged)
+            score += merged
+            k += 2
+        else:
+            out.append(tiles[k])
+            k += 1
+    return out + [0] * (len(line) - len(out)), score
+
+
+def ref_move(grid: Grid, direction: int, check_overflow: bool = True) -> tuple[Grid, int]:
+    """The grid after a move and the score it gains; an illegal move gives the same grid and 0."""
+    new = [list(row) for row in grid]
+    score = 0
+    for i in range(SIZE):
+        cells = line_cells(direction, i)
+        merged, gained = merge_line([grid[r][c] for r, c in cells], check_overflow)
+        for (r, c), value in zip(cells, merged, strict=True):
+            new[r][c] = value
+        score += gained
+    return new, score
+
+
+def ref_legal_moves(grid: Grid) -> list[int]:
+    """Directions whose move changes the grid (a would-be overflow merge counts as a change)."""
+    return [d for d in DIRECTIONS if ref_move(grid, d, check_overflow=False)[0] != grid]
+
+
+def ref_is_game_over(grid: Grid) -> bool:
+    """True when no move changes the grid."""
+    return not ref_legal_moves(grid)
+
+
+def ref_overflows(grid: Grid, direction: int) -> bool:
+    """True when moving in this direction would merge two MAX_TILE tiles."""
+    try:
+        ref_move(grid, direction)
+    except OverflowError:
+        return True
+    return False
+
+
+def ref_spawn(grid: Grid, rng: random.Random) -> Grid:
+    """Place a 2 (probability 0.9) or a 4 on a uniformly chosen empty cell."""
+    empty = [(r, c) for r in range(SIZE) for c in range(SIZE) if grid[r][c] == 0]
+    r, c = rng.choice(empty)
+    new = [list(row) for row in grid]
+    new[r][c] = 4 if rng.random() < 0.1 else 2
+    return new
+
+
+def ref_random_game(rng: random.Random) -> tuple[int, int, int]:
+    """Play one game choosing uniformly among legal moves: (score, max tile, moves)."""
+    grid = ref_spawn(ref_spawn([[0] * SIZE for _ in range(SIZE)], rng), rng)
+    score = moves = 0
+    while legal := ref_legal_moves(grid):
+        grid, gained = ref_move(grid, rng.choice(legal))
+        grid = ref_spawn(grid, rng)
+        score += gained
+        moves += 1
+    return score, max(max(row) for row in grid), moves

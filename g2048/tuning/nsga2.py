@@ -1,0 +1,360 @@
+"""NSGA-II for box-constrained multi-objective problems, with a population-vectorised objective.
+
+K. Deb, A. Pratap, S. Agarwal and T. Meyarivan, "A fast and elitist multiobjective genetic
+algorithm: NSGA-II", IEEE Transactions on Evolutionary Computation 6(2):182-197, 2002.
+
+The variation operators follow Deb's reference C code (nsga2-v1.1): bounded simulated binary
+crossover (Deb & Agrawal 1995) and bounded polynomial mutation. Objectives are minimised
+internally; objectives the caller maximises are negated on the way in and out. Hypervolumes are
+computed by ``moocore.hypervolume`` (minimisation convention, points outside the reference box
+contribute nothing).
+
+Duplicates: individuals whose objective vector exactly equals that of an earlier individual are
+"duplicates". They get crowding distance 0 (so they lose tournaments against their twin) and are
+ranked after every non-duplicate in survival, so they survive only when fewer than ``pop_size``
+distinct objective vectors exist. This is the objective-space analogue of pymoo's duplicate
+elimination and stops clones of one point (typically an extreme point with infinite crowding
+distance) from taking over the first front. Otherwise the algorithm is Deb's, except that an
+objective with zero range in a front adds nothing to crowding distances (see crowding_distance).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import moocore
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+# Deb's code copies a variable unchanged by SBX when the parents differ by less than this.
+SBX_EPS = 1e-14
+
+
+@dataclass(frozen=True)
+class NSGA2Result:
+    """Final population of an NSGA-II run and its per-generation history.
+
+    ``F``, ``ref_point``, ``fronts`` and the ``best_<j>`` history columns are in the caller's
+    objective sense (maximised objectives are not negated). ``rank`` and ``crowding`` are the
+    values the algorithm assigned in its last survival step (crowding computed within the whole
+    merged front, duplicates 0). ``fronts[g]`` holds the first front's objectives at generation g.
+    """
+
+    X: np.ndarray
+    F: np.ndarray
+    rank: np.ndarray
+    crowding: np.ndarray
+    history: pd.DataFrame
+    ref_point: np.ndarray
+    fronts: list[np.ndarray]
+
+
+def dominance_matrix(F: np.ndarray) -> np.ndarray:
+    """``D[i, j]`` is True when row i Pareto-dominates row j (minimisation)."""
+    a, b = F[:, None, :], F[None, :, :]
+    return (a <= b).all(axis=2) & (a < b).any(axis=2)
+
+
+def non_dominated_sort(F: np.ndarray) -> np.ndarray:
+    """Front index of each row (0 = non-dominated), by Deb's fast non-dominated sort."""
+    dom = dominance_matrix(F)
+    n_dominators = dom.sum(axis=0)
+    rank = np.empty(len(F), dtype=np.int64)
+    front = np.flatnonzero(n_dominators == 0)
+    k = 0
+    while front.size:
+        rank[front] = k
+        n_dominators -= dom[front].sum(axis=0)
+        n_dominators[front] = -1  # already ranked: never zero again
+        front = np.flatnonzero(n_dominators == 0)
+        k += 1
+    return rank
+
+
+def crowding_distance(F: np.ndarray) -> np.ndarray:
+    """Crowding distance of the points of one front (Deb et al. 2002, Sec. III-B).
+
+    Per objective, the two boundary points get infinity and each interior point the gap between
+    its neighbours divided by the objective's range within the front. An objective with zero range
+    contributes nothing (not even infinite boundaries), as in pymoo.
+    """
+    n, m = F.shape
+    if n <= 2:
+        return np.full(n, np.inf)
+    order = np.argsort(F, axis=0, kind="stable")
+    sorted_f = np.take_along_axis(F, order, axis=0)
+    span = sorted_f[-1] - sorted_f[0]
+    gaps = np.full((n, m), np.inf)
+    gaps[1:-1] = sorted_f[2:] - sorted_f[:-2]
+    gaps = np.divide(gaps, span, out=np.zeros_like(gaps), where=span > 0)
+    per_objective = np.empty_like(gaps)
+    np.put_along_axis(per_objective, order, gaps, axis=0)
+    return per_objective.sum(axis=1)
+
+
+def duplicate_mask(F: np.ndarray) -> np.ndarray:
+    """True for each row that exactly equals an earlier row."""
+    _, first = np.unique(F, axis=0, return_index=True)
+    mask = np.ones(len(F), dtype=bool)
+    mask[first] = False
+    return mask
+
+
+def rank_and_crowding(F: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Front index, crowding distance and duplicate mask of each row (duplicates get crowding 0)."""
+    rank = non_dominated_sort(F)
+    dup = duplicate_mask(F)
+    crowding = np.zeros(len(F))
+    for k in range(rank.max() + 1):
+        members = np.flatnonzero((rank == k) & ~dup)
+        crowding[members] = crowding_distance(F[members])
+    return rank, crowding, dup
+
+
+def survival(F: np.ndarray, n_survive: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mu + lambda) elitist survival: indices of the survivors, with their rank and crowding.
+
+    Fills by fronts and splits the last front by crowding distance, descending; duplicates come
+    after all distinct points.
+    """
+    rank, crowding, dup = rank_and_crowding(F)
+    keep = np.lexsort((-crowding, rank, dup))[:n_survive]
+    return keep, rank[keep], crowding[keep]
+
+
+def binary_tournament(
+    rank: np.ndarray, crowding: np.ndarray, n_winners: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Indices of the winners of crowded-comparison binary tournaments.
+
+    As in Deb's code, contestants are paired off along random permutations of the population, so
+    with ``n_winners == len(rank)`` each individual fights exactly twice. Lower rank wins, then
+    larger crowding distance, then a fair coin.
+    """
+    n = len(rank)
+    n_perms = -(-2 * n_winners // n)
+    contestants = np.concatenate([rng.permutation(n) for _ in range(n_perms)])[: 2 * n_winners]
+    a, b = contestants[0::2], contestants[1::2]
+    coin = rng.random(n_winners) < 0.5
+    tie = rank[a] == rank[b]
+    a_wins = (rank[a] < rank[b]) | (
+        tie & ((crowding[a] > crowding[b]) | ((crowding[a] == crowding[b]) & coin))
+    )
+    return np.where(a_wins, a, b)
+
+
+def sbx_crossover(
+    parents1: np.ndarray,
+    parents2: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    *,
+    eta: float,
+    prob: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bounded simulated binary crossover of paired rows; returns both children of each pair.
+
+    A pair is crossed with probability ``prob``; within a crossed pair each variable is recombined
+    with probability 0.5 (unless the parents are closer than ``SBX_EPS``). The spread factor is
+    drawn from the distribution truncated to the bounds (Deb's ``realcross``), so children stay in
+    [lower, upper]; the two child values are then assigned to the children in random order.
+    """
+    n, d = parents1.shape
+    crossed = (
+        (rng.random(n) < prob)[:, None]
+        & (rng.random((n, d)) < 0.5)
+        & (np.abs(parents1 - parents2) > SBX_EPS)
+    )
+    y1, y2 = np.minimum(parents1, parents2), np.maximum(parents1, parents2)
+    diff = np.where(crossed, y2 - y1, 1.0)
+    u = rng.random((n, d))
+    power = 1.0 / (eta + 1.0)
+
+    def spread(beta: np.ndarray) -> np.ndarray:
+        alpha = 2.0 - beta ** -(eta + 1.0)
+        return np.where(u <= 1.0 / alpha, (u * alpha) ** power, (1.0 / (2.0 - u * alpha)) ** power)
+
+    low_child = 0.5 * ((y1 + y2) - spread(1.0 + 2.0 * (y1 - lower) / diff) * diff)
+    high_child = 0.5 * ((y1 + y2) + spread(1.0 + 2.0 * (upper - y2) / diff) * diff)
+    low_child, high_child = np.clip(low_child, lower, upper), np.clip(high_child, lower, upper)
+    swap = rng.random((n, d)) < 0.5
+    child1 = np.where(crossed, np.where(swap, high_child, low_child), parents1)
+    child2 = np.where(crossed, np.where(swap, low_child, high_child), parents2)
+    return child1, child2
+
+
+def polynomial_mutation(
+    X: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    *,
+    eta: float,
+    prob: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Bounded polynomial mutation (Deb's ``real_mutate_ind``), each variable with prob ``prob``."""
+    mutate = rng.random(X.shape) < prob
+    span = upper - lower
+    delta1, delta2 = (X - lower) / span, (upper - X) / span
+    u = rng.random(X.shape)
+    p = eta + 1.0
+    deltaq = np.where(
+        u <= 0.5,
+        (2.0 * u + (1.0 - 2.0 * u) * (1.0 - delta1) ** p) ** (1.0 / p) - 1.0,
+        1.0 - (2.0 * (1.0 - u) + 2.0 * (u - 0.5) * (1.0 - delta2) ** p) ** (1.0 / p),
+    )
+    return np.where(mutate, np.clip(X + deltaq * span, lower, upper), X)
+
+
+def run(
+    evaluate: Callable[[np.ndarray], ArrayLike],
+    lower: ArrayLike,
+    upper: ArrayLike,
+    *,
+    pop_size: int,
+    generations: int,
+    seed: int,
+    maximize: bool | Sequence[bool] = False,
+    crossover_eta: float = 15.0,
+    mutation_eta: float = 20.0,
+    crossover_prob: float = 0.9,
+    mutation_prob: float | None = None,
+    ref_point: ArrayLike | None = None,
+    initial: ArrayLike | None = None,
+    callback: Callable[[int, NSGA2Result], None] | None = None,
+) -> NSGA2Result:
+    """Run NSGA-II; ``evaluate`` maps an (n, d) array of candidates to (n, m) objective values.
+
+    ``maximize`` is one bool or one per objective. ``mutation_prob`` defaults to 1/d.
+    ``ref_point`` (caller's sense) fixes the hypervolume reference point; by default it is the
+    worst value of each objective in the initial population plus 10% of that objective's range
+    there (or, if the range is zero, plus 10% of max(|worst|, 1)). ``initial`` optionally gives
+    the (pop_size, d) initial population instead of uniform sampling in the box. ``callback(g,
+    result_so_far)`` is called after generation g = 0 (initial population), 1, ..., generations.
+    All randomness comes from ``numpy.random.default_rng(seed)``.
+    """
+    lower = np.asarray(lower, dtype=float)
+    upper = np.asarray(upper, dtype=float)
+    if lower.ndim != 1 or lower.shape != upper.shape or lower.size == 0:
+        raise ValueError("lower and upper must be 1-D arrays of the same non-zero length")
+    if not np.all(lower < upper):
+        raise ValueError("lower must be strictly less than upper in every coordinate")
+    if pop_size < 4 or pop_size % 2:
+        raise ValueError(f"pop_size must be even and >= 4, got {pop_size}")
+    if generations < 0:
+        raise ValueError(f"generations must be >= 0, got {generations}")
+    if crossover_eta < 0 or mutation_eta < 0:
+        raise ValueError("crossover_eta and mutation_eta must be >= 0")
+    d = lower.size
+    mutation_prob = 1.0 / d if mutation_prob is None else mutation_prob
+    for name, prob in (("crossover_prob", crossover_prob), ("mutation_prob", mutation_prob)):
+        if not 0.0 <= prob <= 1.0:
+            raise ValueError(f"{name} must be in [0, 1], got {prob}")
+
+    rng = np.random.default_rng(seed)
+    if initial is None:
+        X = lower + rng.random((pop_size, d)) * (upper - lower)
+    else:
+        X = np.array(initial, dtype=float)
+        if X.shape != (pop_size, d):
+            raise ValueError(f"initial must have shape {(pop_size, d)}, got {X.shape}")
+        if not np.array_equal(np.clip(X, lower, upper), X):
+            raise ValueError("initial population must lie within [lower, upper]")
+
+    F_user = _evaluate(evaluate, X, n_obj=None)
+    n_obj = F_user.shape[1]
+    sign = _objective_signs(maximize, n_obj)
+    F = F_user * sign
+    if ref_point is None:
+        worst, span = F.max(axis=0), np.ptp(F, axis=0)
+        span = np.where(span > 0, span, np.maximum(np.abs(worst), 1.0))
+        ref = worst + 0.1 * span
+    else:
+        ref = np.asarray(ref_point, dtype=float) * sign
+        if ref.shape != (n_obj,):
+            raise ValueError(f"ref_point must have {n_obj} entries, got shape {ref.shape}")
+
+    keep, rank, crowding = survival(F, pop_size)  # ranks the initial population
+    X, F = X[keep], F[keep]
+    rows: list[dict[str, float]] = []
+    fronts: list[np.ndarray] = []
+
+    def result() -> NSGA2Result:
+        return NSGA2Result(
+            X=X.copy(),
+            F=F * sign,
+            rank=rank.copy(),
+            crowding=crowding.copy(),
+            history=pd.DataFrame(rows),
+            ref_point=ref * sign,
+            fronts=list(fronts),
+        )
+
+    def record(generation: int) -> None:
+        front = F[rank == 0]
+        fronts.append(front * sign)
+        rows.append(
+            {
+                "generation": generation,
+                "evaluations": pop_size * (generation + 1),
+                "front_size": len(front),
+                "hypervolume": moocore.hypervolume(front, ref=ref),
+                **{f"best_{j}": v for j, v in enumerate(F.min(axis=0) * sign)},
+            }
+        )
+        if callback is not None:
+            callback(generation, result())
+
+    record(0)
+    for generation in range(1, generations + 1):
+        winners = binary_tournament(rank, crowding, pop_size, rng)
+        child1, child2 = sbx_crossover(
+            X[winners[0::2]],
+            X[winners[1::2]],
+            lower,
+            upper,
+            eta=crossover_eta,
+            prob=crossover_prob,
+            rng=rng,
+        )
+        children = polynomial_mutation(
+            np.concatenate([child1, child2]),
+            lower,
+            upper,
+            eta=mutation_eta,
+            prob=mutation_prob,
+            rng=rng,
+        )
+        X = np.concatenate([X, children])
+        F = np.concatenate([F, _evaluate(evaluate, children, n_obj) * sign])
+        keep, rank, crowding = survival(F, pop_size)
+        X, F = X[keep], F[keep]
+        record(generation)
+    return result()
+
+
+def _objective_signs(maximize: bool | Sequence[bool], n_obj: int) -> np.ndarray:
+    """+1 for minimised and -1 for maximised objectives."""
+    flags = np.asarray(maximize, dtype=bool)
+    if flags.ndim == 0:
+        flags = np.full(n_obj, flags)
+    if flags.shape != (n_obj,):
+        raise ValueError(f"maximize must be a bool or {n_obj} bools, got {maximize!r}")
+    return np.where(flags, -1.0, 1.0)
+
+
+def _evaluate(
+    evaluate: Callable[[np.ndarray], ArrayLike], X: np.ndarray, n_obj: int | None
+) -> np.ndarray:
+    """Call ``evaluate`` on a copy of X and check it returns finite (len(X), n_obj) values."""
+    F = np.array(evaluate(X.copy()), dtype=float)
+    if F.ndim != 2 or len(F) != len(X) or F.shape[1] == 0:
+        raise ValueError(f"evaluate must return shape ({len(X)}, n_obj), got {F.shape}")
+    if n_obj is not None and F.shape[1] != n_obj:
+        raise ValueError(f"evaluate returned {F.shape[1]} objectives, earlier {n_obj}")
+    if not np.all(np.isfinite(F)):
+        raise ValueError("evaluate returned non-finite objective values")
+    return F
