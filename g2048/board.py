@@ -163,7 +163,7 @@ def line_indices(board: int) -> list[int]:
     return [(x >> (16 * i)) & 0xFFFF for x in (b, t) for i in range(4)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shift(b: np.uint64, direction: int) -> np.uint64:
     """The board after sliding in `direction` (no spawn); unchanged if the move is illegal."""
     if direction == LEFT:

@@ -1,4 +1,4 @@
-"""Numba thread count as a scoped setting."""
+"""Thread counts: validation, and numba's thread count as a scoped setting."""
 
 from __future__ import annotations
 
@@ -13,11 +13,17 @@ def max_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
+def check_threads(threads: object) -> int:
+    """`threads` as a validated positive integer."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    return threads
+
+
 @contextmanager
 def thread_count(threads: int) -> Iterator[None]:
     """Run the enclosed parallel numba code on `threads` threads, then restore the old count."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    check_threads(threads)
     if threads > max_threads():
         raise ValueError(
             f"threads={threads} exceeds the {max_threads()} threads numba was started with "

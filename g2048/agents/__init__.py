@@ -1,0 +1,127 @@
+"""Agents: who picks the move. They reach numba as an integer kind and a float64 parameter
+vector (see AgentConfig.params), plus evaluator rows (kind, weights[k, d], tables[k, n]);
+only `switching` uses more than the first row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from g2048.agents.expectimax import move_values
+from g2048.agents.rollout import POLICIES, mean_rollout_gain
+from g2048.board import count_empty, max_rank, random_legal_move, shift_scored
+
+RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(6)
+AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
+# Indices into the parameter vector.
+DEPTH, CUTOFF, TABLE_BITS, ROLLOUTS, POLICY, STEP_CAP, EMPTY_THRESHOLD = range(7)
+# Rows of a switching agent's weights: the front's balanced point, then its extremes.
+BALANCED, EMPTY_HEAVY, CORNER_HEAVY = range(3)
+_CORNER_CELLS = (0, 3, 12, 15)
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """An agent and its settings; unused settings are ignored by agents that do not need them.
+
+    depth: search plies (expectimax, hybrid, switching; greedy is depth 1). cutoff: prune
+    chance nodes below this path probability (0 = off). table_bits: log2 slots of the
+    transposition table (0 = off). rollouts, rollout_policy, step_cap (0 = to game end):
+    Monte Carlo valuation (montecarlo, hybrid). empty_threshold: switching uses its empty-heavy
+    weights at this many empty cells or fewer.
+    """
+
+    name: str
+    depth: int = 3
+    cutoff: float = 0.0
+    table_bits: int = 16
+    rollouts: int = 100
+    rollout_policy: str = "random"
+    step_cap: int = 0
+    empty_threshold: int = 3
+
+    def __post_init__(self) -> None:
+        if self.name not in AGENTS:
+            raise ValueError(f"unknown agent {self.name!r}; known: {', '.join(AGENTS)}")
+        if not 1 <= self.depth <= 9:
+            raise ValueError(f"depth must be in 1..9, got {self.depth}")
+        if not 0.0 <= self.cutoff < 1.0:
+            raise ValueError(f"cutoff must be in [0, 1), got {self.cutoff}")
+        if not 0 <= self.table_bits <= 26:
+            raise ValueError(f"table_bits must be in 0..26, got {self.table_bits}")
+        if self.rollouts < 1:
+            raise ValueError(f"rollouts must be >= 1, got {self.rollouts}")
+        if self.rollout_policy not in POLICIES:
+            raise ValueError(
+                f"rollout_policy must be one of {', '.join(POLICIES)}, got {self.rollout_policy!r}"
+            )
+        if self.step_cap < 0:
+            raise ValueError(f"step_cap must be >= 0, got {self.step_cap}")
+        if not 0 <= self.empty_threshold <= 16:
+            raise ValueError(f"empty_threshold must be in 0..16, got {self.empty_threshold}")
+
+    @property
+    def kind(self) -> int:
+        return AGENTS.index(self.name)
+
+    @property
+    def weight_rows(self) -> int:
+        """How many weight vectors the agent takes."""
+        return 3 if self.name == "switching" else 1
+
+    def params(self) -> np.ndarray:
+        """The parameter vector numba reads (indices DEPTH, CUTOFF, ...)."""
+        depth = 1 if self.name == "greedy" else self.depth
+        return np.array(
+            [
+                depth,
+                self.cutoff,
+                self.table_bits if self.name in ("expectimax", "hybrid", "switching") else 0,
+                self.rollouts,
+                POLICIES.index(self.rollout_policy),
+                self.step_cap,
+                self.empty_threshold,
+            ],
+            dtype=np.float64,
+        )
+
+
+@njit(cache=True)
+def switching_row(b: np.uint64, empty_threshold: int) -> int:
+    """Seed 000's rule: few empty cells -> empty-heavy weights; max tile off every corner ->
+    corner-heavy weights; otherwise the balanced point."""
+    if count_empty(b) <= empty_threshold:
+        return EMPTY_HEAVY
+    rank = np.uint64(max_rank(b))
+    for cell in _CORNER_CELLS:
+        if (b >> np.uint64(4 * cell)) & np.uint64(0xF) == rank:
+            return BALANCED
+    return CORNER_HEAVY
+
+
+@njit(cache=True)
+def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats) -> int:  # noqa: ANN001
+    """The agent's direction for board b, or -1 when no move is legal."""
+    if kind == RANDOM:
+        return random_legal_move(b, rng)[0]
+    rollouts = int(params[ROLLOUTS])
+    mc = (0, int(params[POLICY]), int(params[STEP_CAP]), rng)
+    if kind == MONTECARLO:
+        values = np.full(4, -np.inf)
+        for d in range(4):
+            after, gained = shift_scored(b, d)
+            if after != b:
+                stats[0] += rollouts
+                values[d] = gained + mean_rollout_gain(after, True, rollouts, mc[1], mc[2], rng)
+    else:
+        row = switching_row(b, int(params[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
+        ev = (ev_kind, weights[row], tables[row])
+        if kind == HYBRID:
+            mc = (rollouts, mc[1], mc[2], rng)
+        depth = int(params[DEPTH])
+        values = move_values(b, depth, ev, mc, params[CUTOFF], tt, stamp, stats)
+    best = np.argmax(values)
+    return -1 if values[best] == -np.inf else best

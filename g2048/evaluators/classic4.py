@@ -1,0 +1,94 @@
+"""Seed 001's classic expectimax heuristic: empty cells, monotonicity, smoothness, corner bonus.
+
+value = 2.7 * empty + 1.0 * monotonicity + 0.1 * smoothness + 2.0 * corner by default, with
+
+- empty: the number of empty cells (0..16).
+- monotonicity: the seed's `monotonicity_score`: over adjacent non-empty pairs (a, b) with a > b,
+  read left to right in the rows and top to bottom in the columns, the sum of log2(a) - log2(b).
+  It rewards only the drops towards the right and the bottom, i.e. the top-left corner.
+- smoothness: -sum |log2(a) - log2(b)| over adjacent non-empty pairs of rows and columns.
+- corner: the largest tile's value (e.g. 2048) when a corner cell holds it, else 0.
+
+The seed's listing lost its operators; we read `if a and b and a > b: cur += log2(a) - log2(b)`
+and `score += max(cur, 0)`, where the max is a no-op since cur only grows. As written, rises are
+never penalised, so a zig-zag row such as 8 2 8 2 (drops 2 + 2) outscores the ordered 8 4 2 0
+(drops 1 + 1), against the post's prose ("disordered boards score low"); we keep it as specified.
+The corner term is a tile value, not a rank: at weight 2 it is worth 4096 for a 2048 in a corner,
+against at most 43 for the empty term, so it dominates the sum once the big tiles appear.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from g2048.board import count_empty
+from g2048.evaluators.lines import (
+    field,
+    grid_ranks,
+    in_corner,
+    line_sums,
+    pack,
+    roughness,
+    row_col_sums,
+    top_rank,
+    unpack_line,
+)
+
+NAME = "classic4"
+FEATURES = ("empty", "monotonicity", "smoothness", "corner")
+DEFAULT_WEIGHTS = (2.7, 1.0, 0.1, 2.0)
+BOUNDS = ((0.0, 10.0), (0.0, 4.0), (0.0, 1.0), (0.0, 8.0))
+
+
+@njit(cache=True)
+def _line_features() -> np.ndarray:
+    """Per line: the log2 drops between adjacent non-empty cells (nibble order), the roughness."""
+    table = np.zeros((65536, 2))
+    ranks = np.zeros(4, dtype=np.int64)
+    for line in range(65536):
+        unpack_line(line, ranks)
+        for i in range(3):
+            if ranks[i + 1] and ranks[i] > ranks[i + 1]:
+                table[line, 0] += ranks[i] - ranks[i + 1]
+        table[line, 1] = roughness(ranks)
+    return table
+
+
+LINE_FEATURES = _line_features()
+PACKED = pack(LINE_FEATURES)
+
+
+def prepare(weights: np.ndarray) -> np.ndarray:
+    """Unused: `value` reads the packed line table."""
+    return np.zeros(1)
+
+
+def features(board: int) -> np.ndarray:
+    """The four features of `board`."""
+    rows, cols = line_sums(LINE_FEATURES, board)
+    grid = grid_ranks(board)
+    top = int(grid.max())
+    in_a_corner = top in (grid[0, 0], grid[0, 3], grid[3, 0], grid[3, 3])
+    return np.array(
+        [
+            float(np.sum(grid == 0)),
+            rows[0] + cols[0],
+            -(rows[1] + cols[1]),
+            float(2**top) if top and in_a_corner else 0.0,
+        ]
+    )
+
+
+@njit(cache=True, inline="always")
+def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
+    """weights . features(board): eight packed lookups and bit operations."""
+    rows, cols = row_col_sums(board, PACKED)
+    top = top_rank(board)
+    corner = float(1 << top) if top and in_corner(board, top) else 0.0
+    return (
+        weights[0] * count_empty(board)
+        + weights[1] * (field(rows, 0) + field(cols, 0))
+        - weights[2] * (field(rows, 1) + field(cols, 1))
+        + weights[3] * corner
+    )

@@ -1,0 +1,111 @@
+"""Seed 004's evaluation (after ovolve/2048-AI): smoothness, monotonicity, ln(empty + 1), max rank.
+
+value = 0.1 * smoothness + 1.0 * monotonicity + 2.7 * ln(empty + 1) + 1.0 * max_rank by
+default, all on ranks (the seed's board holds log2 of the tiles, 0 = empty):
+
+- smoothness: -sum |a - b| over adjacent non-empty pairs of rows and columns.
+- monotonicity: ovolve's `monotonicity2`. Each line is walked from its first cell, stepping over
+  empty cells to the next tile (or to the last cell when only empties follow), so an empty first
+  or last cell takes part as rank 0; the decreases and the increases along the walk are summed
+  over the rows (Dh, Ih) and over the columns (Dv, Iv), and the feature is
+  -(min(Dh, Ih) + min(Dv, Iv)): 0 for a board ordered towards one corner, negative otherwise.
+- ln_empty: ln(1 + empty cells).
+- max_rank: the largest rank, log2 of the largest tile.
+
+The seed matches ovolve except that its smoothness compares adjacent cells only where ovolve looks
+past empty cells to the next tile; we follow the seed. No bug needed fixing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from g2048.board import count_empty
+from g2048.evaluators.lines import (
+    field,
+    grid_ranks,
+    line_sums,
+    pack,
+    roughness,
+    row_col_sums,
+    top_rank,
+    unpack_line,
+)
+
+NAME = "ovolve"
+FEATURES = ("smoothness", "monotonicity", "ln_empty", "max_rank")
+DEFAULT_WEIGHTS = (0.1, 1.0, 2.7, 1.0)
+BOUNDS = ((0.0, 1.0), (0.0, 5.0), (0.0, 10.0), (0.0, 5.0))
+LN_EMPTY = np.log1p(np.arange(17.0))  # ln(1 + empty cells), looked up rather than computed
+
+
+@njit(cache=True)
+def _walk(ranks: np.ndarray) -> tuple[int, int]:
+    """(decreases, increases) along ovolve's walk of a line, in nibble order."""
+    decreases = 0
+    increases = 0
+    current = 0
+    nxt = 1
+    while nxt < 4:
+        while nxt < 4 and ranks[nxt] == 0:
+            nxt += 1
+        if nxt >= 4:
+            nxt -= 1
+        if ranks[current] > ranks[nxt]:
+            decreases += ranks[current] - ranks[nxt]
+        else:
+            increases += ranks[nxt] - ranks[current]
+        current = nxt
+        nxt += 1
+    return decreases, increases
+
+
+@njit(cache=True)
+def _line_features() -> np.ndarray:
+    """Per line: roughness, decreases and increases along ovolve's walk."""
+    table = np.zeros((65536, 3))
+    ranks = np.zeros(4, dtype=np.int64)
+    for line in range(65536):
+        unpack_line(line, ranks)
+        table[line, 0] = roughness(ranks)
+        table[line, 1], table[line, 2] = _walk(ranks)
+    return table
+
+
+LINE_FEATURES = _line_features()
+PACKED = pack(LINE_FEATURES)
+
+
+def prepare(weights: np.ndarray) -> np.ndarray:
+    """Unused: `value` reads the packed line table."""
+    return np.zeros(1)
+
+
+def features(board: int) -> np.ndarray:
+    """The four features of `board`."""
+    rows, cols = line_sums(LINE_FEATURES, board)
+    grid = grid_ranks(board)
+    return np.array(
+        [
+            -(rows[0] + cols[0]),
+            -(min(rows[1], rows[2]) + min(cols[1], cols[2])),
+            math.log(1 + int(np.sum(grid == 0))),
+            float(grid.max()),
+        ]
+    )
+
+
+@njit(cache=True, inline="always")
+def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
+    """weights . features(board): eight packed lookups and bit operations."""
+    rows, cols = row_col_sums(board, PACKED)
+    mono = min(field(rows, 1), field(rows, 2)) + min(field(cols, 1), field(cols, 2))
+    return (
+        -weights[0] * (field(rows, 0) + field(cols, 0))
+        - weights[1] * mono
+        + weights[2] * LN_EMPTY[count_empty(board)]
+        + weights[3] * top_rank(board)
+    )

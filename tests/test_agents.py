@@ -1,0 +1,259 @@
+"""Agents: expectimax against a brute-force reference search, the table and cutoff options,
+Monte Carlo and hybrid reproducibility, switching's rule, and strength sanity on fixed seeds."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from g2048 import evaluators
+from g2048.agents import (
+    BALANCED,
+    CORNER_HEAVY,
+    EMPTY_HEAVY,
+    AgentConfig,
+    choose_move,
+    switching_row,
+)
+from g2048.agents.expectimax import move_values, new_table
+from g2048.board import decode, encode, game_over, play_random, start_board
+from g2048.play import COLUMNS, evaluator_rows, play_games
+from g2048.reference import ref_move
+from g2048.rng import game_seeds, rng_state
+
+
+def ref_values(grid: list[list[int]], depth: int, value) -> list[float]:  # noqa: ANN001
+    """Brute-force expectimax on the reference engine: the value of each root move."""
+
+    def chance(g: list[list[int]], remaining: int) -> float:
+        if remaining == 0:
+            return value(g)
+        empties = [(r, c) for r in range(4) for c in range(4) if g[r][c] == 0]
+        total = 0.0
+        for r, c in empties:
+            two = [row[:] for row in g]
+            two[r][c] = 2
+            four = [row[:] for row in g]
+            four[r][c] = 4
+            total += 0.9 * player(two, remaining - 1) + 0.1 * player(four, remaining - 1)
+        return total / len(empties)
+
+    def player(g: list[list[int]], remaining: int) -> float:
+        if remaining == 0:
+            return value(g)
+        children = [ref_move(g, d)[0] for d in range(4)]
+        legal = [chance(c, remaining - 1) for c in children if c != g]
+        return max(legal) if legal else value(g)
+
+    out = []
+    for d in range(4):
+        child = ref_move(grid, d)[0]
+        out.append(-np.inf if child == grid else chance(child, depth - 1))
+    return out
+
+
+def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int = 0) -> np.ndarray:
+    fn, w, table = evaluators.prepare(name)
+    stats = np.zeros(2, dtype=np.int64)
+    mc = (0, 0, 0, rng_state(0))
+    tt = new_table(table_bits)
+    return move_values(np.uint64(encode(grid)), depth, (fn, w, table), mc, 0.0, tt, 1, stats)
+
+
+HAND_BOARDS = [
+    [[2, 4, 8, 16], [0, 0, 2, 0], [0, 2, 0, 0], [0, 0, 0, 4]],
+    [[1024, 512, 256, 128], [8, 16, 32, 64], [4, 2, 0, 0], [2, 0, 0, 0]],
+    [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 0]],  # one empty cell, nearly dead
+    [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]],
+]
+
+
+def played_boards(n: int, moves: int, seed: int) -> list[list[list[int]]]:
+    """Positions after `moves` random moves from n start positions: realistic, varied fullness."""
+    out = []
+    for i in range(n):
+        state = rng_state(seed + i)
+        b = play_random(np.uint64(start_board(state)), state, moves)[0]
+        if not game_over(b):
+            out.append(decode(int(b)).tolist())
+    return out
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("grid", HAND_BOARDS)
+def test_expectimax_equals_brute_force_on_hand_boards(depth: int, grid) -> None:  # noqa: ANN001
+    def value(g: list[list[int]]) -> float:
+        return evaluators.value("nneonneo", encode(g))
+
+    expected = ref_values(grid, depth, value)
+    got = engine_values(grid, depth, "nneonneo")
+    np.testing.assert_allclose(got, expected, rtol=1e-9)
+    assert int(np.argmax(got)) == int(np.argmax(expected))
+
+
+@pytest.mark.parametrize("name", sorted(evaluators.EVALUATORS))
+def test_expectimax_equals_brute_force_for_every_evaluator(name: str) -> None:
+    def value(g: list[list[int]]) -> float:
+        return evaluators.value(name, encode(g))
+
+    for grid in played_boards(6, 40, seed=11):
+        for depth in (1, 2):
+            expected = ref_values(grid, depth, value)
+            got = engine_values(grid, depth, name)
+            np.testing.assert_allclose(got, expected, rtol=1e-9)
+
+
+def test_expectimax_depth_3_equals_brute_force_on_played_boards() -> None:
+    def value(g: list[list[int]]) -> float:
+        return evaluators.value("ovolve", encode(g))
+
+    for grid in played_boards(4, 80, seed=5):
+        np.testing.assert_allclose(
+            engine_values(grid, 3, "ovolve"), ref_values(grid, 3, value), rtol=1e-9
+        )
+
+
+def test_transposition_table_changes_no_value_at_cutoff_zero() -> None:
+    for grid in played_boards(5, 60, seed=2):
+        without = engine_values(grid, 4, "nneonneo", table_bits=0)
+        with_table = engine_values(grid, 4, "nneonneo", table_bits=12)
+        np.testing.assert_array_equal(without, with_table)
+
+
+def outcome(df) -> np.ndarray:  # noqa: ANN001
+    return df[["score", "max_tile", "moves", "empty_mean"]].to_numpy()
+
+
+def test_table_on_and_off_play_identical_games_at_cutoff_zero() -> None:
+    seeds = game_seeds(3, "tt", 3)
+    on = play_games(AgentConfig("expectimax", depth=4, table_bits=16), seeds, max_moves=150)
+    off = play_games(AgentConfig("expectimax", depth=4, table_bits=0), seeds, max_moves=150)
+    np.testing.assert_array_equal(outcome(on), outcome(off))
+    assert (on.nodes < off.nodes).all()  # the table saved work
+
+
+def test_cutoff_prunes_work() -> None:
+    seeds = game_seeds(3, "cutoff", 2)
+    exact = play_games(AgentConfig("expectimax", depth=4), seeds, max_moves=100)
+    pruned = play_games(AgentConfig("expectimax", depth=4, cutoff=0.05), seeds, max_moves=100)
+    assert pruned.nodes.sum() < 0.8 * exact.nodes.sum()
+
+
+def test_games_do_not_depend_on_threads() -> None:
+    seeds = game_seeds(4, "threads", 6)
+    agent = AgentConfig("expectimax", depth=2)
+    one = play_games(agent, seeds, threads=1)
+    two = play_games(agent, seeds, threads=2)
+    pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        AgentConfig("montecarlo", rollouts=5),
+        AgentConfig("montecarlo", rollouts=5, rollout_policy="biased"),
+        AgentConfig("hybrid", depth=2, rollouts=2, step_cap=20),
+    ],
+)
+def test_randomised_agents_are_reproducible_from_the_seed(agent: AgentConfig) -> None:
+    seeds = game_seeds(5, "mc", 2)
+    first = play_games(agent, seeds, max_moves=60)
+    again = play_games(agent, seeds, max_moves=60)
+    other = play_games(agent, game_seeds(6, "mc", 2), max_moves=60)
+    pd.testing.assert_frame_equal(first.drop(columns="seconds"), again.drop(columns="seconds"))
+    assert not np.array_equal(outcome(first), outcome(other))
+
+
+def test_hybrid_at_depth_1_is_monte_carlo() -> None:
+    """Depth 1 values a move by rollouts from its board, as Monte Carlo does, with the same
+    random stream: merge_potential(after) = merge_potential(before) + the move's score."""
+    seeds = game_seeds(7, "hybrid", 2)
+    mc = play_games(AgentConfig("montecarlo", rollouts=4), seeds, max_moves=80)
+    hybrid = play_games(AgentConfig("hybrid", depth=1, rollouts=4), seeds, max_moves=80)
+    np.testing.assert_array_equal(outcome(mc), outcome(hybrid))
+
+
+def test_switching_with_three_equal_rows_is_expectimax() -> None:
+    seeds = game_seeds(8, "switching", 2)
+    w = evaluators.check_weights("nsga4")
+    plain = play_games(AgentConfig("expectimax", depth=2), seeds, "nsga4", w, max_moves=200)
+    switching = play_games(
+        AgentConfig("switching", depth=2), seeds, "nsga4", [w, w, w], max_moves=200
+    )
+    np.testing.assert_array_equal(outcome(plain), outcome(switching))
+
+
+def test_switching_rule_picks_the_row_the_seed_describes() -> None:
+    corner_ok = encode([[64, 2, 4, 8], [2, 4, 8, 2], [4, 2, 0, 0], [0, 0, 0, 0]])
+    assert switching_row(np.uint64(corner_ok), 3) == BALANCED
+    off_corner = encode([[2, 64, 4, 8], [2, 4, 8, 2], [4, 2, 0, 0], [0, 0, 0, 0]])
+    assert switching_row(np.uint64(off_corner), 3) == CORNER_HEAVY
+    crowded = encode([[64, 2, 4, 8], [2, 4, 8, 2], [4, 2, 4, 8], [2, 0, 0, 0]])
+    assert switching_row(np.uint64(crowded), 3) == EMPTY_HEAVY
+    assert switching_row(np.uint64(crowded), 2) == BALANCED
+
+
+def mean_score(agent: AgentConfig, n: int, evaluator: str = "nneonneo") -> float:
+    return float(play_games(agent, game_seeds(9, "strength", n), evaluator, threads=2).score.mean())
+
+
+def test_greedy_beats_random() -> None:
+    assert mean_score(AgentConfig("greedy"), 30) > 2 * mean_score(AgentConfig("random"), 30)
+
+
+def test_expectimax_depth_3_beats_greedy() -> None:
+    depth3 = mean_score(AgentConfig("expectimax", depth=3), 8)
+    assert depth3 > 2 * mean_score(AgentConfig("greedy"), 8)
+
+
+def test_monte_carlo_beats_random() -> None:
+    mc = mean_score(AgentConfig("montecarlo", rollouts=10), 6)
+    assert mc > 2 * mean_score(AgentConfig("random"), 30)
+
+
+def test_play_games_reports_one_row_per_game() -> None:
+    seeds = game_seeds(10, "rows", 5)
+    df = play_games(AgentConfig("greedy"), seeds)
+    assert list(df.columns) == list(COLUMNS)
+    assert len(df) == 5 and (df.seed.to_numpy() == seeds).all()
+    assert (df.moves > 0).all() and (df.score % 2 == 0).all()
+    assert ((df.empty_mean > 0) & (df.empty_mean < 16)).all()
+    assert not df.overflow.any()
+    assert df.nodes.gt(df.moves).all()
+
+
+def test_max_moves_stops_games() -> None:
+    df = play_games(AgentConfig("random"), game_seeds(10, "cap", 4), max_moves=7)
+    assert (df.moves == 7).all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "key"),
+    [
+        ({"name": "minimax"}, "agent"),
+        ({"name": "expectimax", "depth": 0}, "depth"),
+        ({"name": "expectimax", "cutoff": -0.1}, "cutoff"),
+        ({"name": "montecarlo", "rollouts": 0}, "rollouts"),
+        ({"name": "montecarlo", "rollout_policy": "smart"}, "rollout_policy"),
+        ({"name": "hybrid", "step_cap": -1}, "step_cap"),
+        ({"name": "expectimax", "table_bits": 40}, "table_bits"),
+    ],
+)
+def test_bad_agent_settings_name_the_setting(kwargs: dict, key: str) -> None:
+    with pytest.raises(ValueError, match=key):
+        AgentConfig(**kwargs)
+
+
+def test_switching_needs_three_weight_vectors() -> None:
+    with pytest.raises(ValueError, match="3 weight vector"):
+        play_games(AgentConfig("switching"), game_seeds(1, "x", 1), "nsga4", [0.25] * 4)
+
+
+def test_choose_move_returns_minus_one_on_a_dead_board() -> None:
+    dead = np.uint64(encode([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]))
+    kind, w, t = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
+    stats = np.zeros(2, dtype=np.int64)
+    for agent in (AgentConfig("random"), AgentConfig("expectimax"), AgentConfig("montecarlo")):
+        d = choose_move(
+            agent.kind, agent.params(), kind, w, t, dead, rng_state(1), new_table(4), 1, stats
+        )
+        assert d == -1
