@@ -2,7 +2,8 @@
 
 Numba's on-disk cache only notices edits to the file that defines a function, not to the
 functions it calls from other modules, so a stale engine could hide inside a cached agent.
-The cache therefore lives in a folder named after a digest of the whole package's source.
+The cache therefore lives in a folder named after a digest of the package's modules that use
+numba (an edit to any of them recompiles everything once).
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
-def source_digest() -> str:
-    """A short digest of every Python source file of the package."""
+def source_digest(numba_only: bool = False) -> str:
+    """A short digest of the package's Python sources (numba_only: of those using numba)."""
     h = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
+        text = path.read_bytes()
+        if numba_only and b"numba" not in text:
+            continue
         h.update(path.relative_to(root).as_posix().encode())
-        h.update(path.read_bytes())
+        h.update(text)
     return h.hexdigest()[:16]
 
 
@@ -28,7 +32,8 @@ def _set_numba_cache_dir() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "g2048" / "numba" / source_digest())
+    digest = source_digest(numba_only=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(base / "g2048" / "numba" / digest)
     import numba.core.config
 
     numba.core.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

@@ -9,8 +9,11 @@ from collections.abc import Callable
 import numpy as np
 
 from g2048 import reference
+from g2048.agents import AgentConfig
 from g2048.board import random_games
 from g2048.parallel import max_threads
+from g2048.play import play_games
+from g2048.rng import game_seeds
 
 
 def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float:
@@ -55,3 +58,19 @@ def engine_figures(seconds: float = 1.0) -> dict[str, float]:
         "reference_moves_per_s": plain,
         "speedup_vs_reference": single / plain,
     }
+
+
+def search_figures(
+    depths: tuple[int, ...] = (3, 5), games: int = 2, max_moves: int = 600
+) -> dict[str, float]:
+    """Expectimax game moves per second (1 thread) with the nneonneo evaluator, cutoff 1e-4 and
+    the transposition table, over the first max_moves moves of fixed games, per depth."""
+    figures = {}
+    for depth in depths:
+        agent = AgentConfig("expectimax", depth=depth, cutoff=1e-4, table_bits=16)
+        seeds = game_seeds(0, "bench-search", games)
+        play_games(agent, seeds[:1], max_moves=2)  # compile or load before timing
+        df = play_games(agent, seeds, max_moves=max_moves)
+        figures[f"expectimax_d{depth}_moves_per_s"] = df.moves.sum() / df.seconds.sum()
+        figures[f"expectimax_d{depth}_mean_score"] = float(df.score.mean())
+    return figures

@@ -1,12 +1,27 @@
-"""Command line: `python -m g2048 bench`."""
+"""Command line: `python -m g2048 bench | play | watch`."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
+import os
 import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
+import numpy as np
+
+from g2048.agents import AGENTS, AgentConfig
+from g2048.agents.rollout import POLICIES
 from g2048.bench import engine_figures
+from g2048.evaluators import EVALUATORS
+from g2048.play import evaluator_rows, play_games
+from g2048.rng import game_seeds
+from g2048.stats import THRESHOLDS, summarize
+from g2048.watch import CLEAR, positions, render
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -40,6 +55,168 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _bounded(
+    kind: type, low: float, high: float | None = None, note: str = ""
+) -> Callable[[str], float]:
+    """An argparse type: a number of `kind` (int or float) in low..high (high None: no bound)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            noun = "an integer" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {noun}: {text!r}") from None
+        if not (value >= low and (high is None or value <= high)):
+            bound = f">= {low}" if high is None else f"in {low}..{high}"
+            raise argparse.ArgumentTypeError(f"must be {bound}{note}, got {text}")
+        return value
+
+    return parse
+
+
+_SWITCHING_KEYS = ("balanced", "empty_heavy", "corner_heavy")
+_AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
+
+
+def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
+    """The --weights value: comma-separated numbers, or a JSON file holding a list of numbers
+    or {"weights": [...]}; for switching, 3 lists or a dict keyed by _SWITCHING_KEYS."""
+    path = Path(text)
+    if not (path.suffix == ".json" or path.exists()):
+        if agent.weight_rows > 1:
+            raise ValueError(
+                f"agent {agent.name!r} takes {agent.weight_rows} weight vectors: give --weights "
+                f"a JSON file, got {text!r}"
+            )
+        try:
+            return np.array([float(v) for v in text.split(",")])
+        except ValueError:
+            raise ValueError(
+                f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
+            ) from None
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise ValueError(f"cannot read weights file {text}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"weights file {text} is not valid JSON: {exc}") from None
+    if isinstance(data, dict):
+        keys = _SWITCHING_KEYS if agent.weight_rows > 1 else ("weights",)
+        missing = [k for k in keys if k not in data]
+        if missing:
+            raise ValueError(f"weights file {text} lacks the key(s) {', '.join(missing)}")
+        data = [data[k] for k in keys] if agent.weight_rows > 1 else data["weights"]
+    try:
+        return np.array(data, dtype=np.float64)
+    except (TypeError, ValueError):
+        shape = "3 lists of numbers" if agent.weight_rows > 1 else "a list of numbers"
+        raise ValueError(
+            f"weights file {text} must hold {shape}, got {json.dumps(data)[:60]}"
+        ) from None
+
+
+def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, np.ndarray | None]:
+    """The agent and its weights (None: the evaluator's defaults) from the shared options,
+    checked against the agent and the evaluator; a bad one ends in parser.error (exit 2)."""
+    try:
+        agent = AgentConfig(args.agent, **{f.name: getattr(args, f.name) for f in _AGENT_SETTINGS})
+        weights = None if args.weights is None else _read_weights(args.weights, agent)
+        evaluator_rows(agent, args.evaluator, weights)
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    return agent, weights
+
+
+def _describe(agent: AgentConfig, evaluator: str) -> str:
+    """The agent, the settings it was given away from their defaults, and the evaluator."""
+    changed = [
+        f"{f.name}={getattr(agent, f.name)}"
+        for f in _AGENT_SETTINGS
+        if getattr(agent, f.name) != f.default
+    ]
+    settings = f" ({', '.join(changed)})" if changed else ""
+    return f"agent {agent.name}{settings}, evaluator {evaluator}"
+
+
+def _format_ci(low: float, high: float) -> str:
+    return "n/a" if math.isnan(low) else f"{low:.1f} to {high:.1f}"
+
+
+def _show_progress(done: int, total: int) -> None:
+    print(f"\r{done}/{total} games", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+
+def _play(args: argparse.Namespace) -> int:
+    agent, weights = _agent_setup(args)
+    if args.out is not None and not args.out.parent.is_dir():
+        args.parser.error(f"--out: no directory {str(args.out.parent)!r}")
+    seeds = game_seeds(args.seed, "play", args.games)
+    progress = _show_progress if sys.stderr.isatty() else None
+    df = play_games(agent, seeds, args.evaluator, weights, args.threads, progress=progress)
+    if args.out is not None:
+        df.to_csv(args.out, index=False)
+    s = summarize(df)
+    print(_describe(agent, args.evaluator))
+    print(f"{s['games']} games from seed {args.seed}, {args.threads} thread(s)")
+    print(
+        f"score      mean {s['score_mean']:.1f} "
+        f"(95% CI {_format_ci(s['score_low'], s['score_high'])}), "
+        f"median {s['score_median']:.0f}"
+    )
+    print(f"{'tile':<10}{'reached':>11}{'rate':>8}   95% CI")
+    for t in THRESHOLDS:
+        reached = f"{s[f'reached_{t}']}/{s['games']}"
+        ci = f"{s[f'reach_{t}_low']:.1%} to {s[f'reach_{t}_high']:.1%}"
+        print(f"{t:<10}{reached:>11}{s[f'reach_{t}']:>8.1%}   {ci}")
+    print(f"moves      mean {s['moves_mean']:.1f}")
+    print(f"speed      {s['moves_per_s']:,.0f} game moves/s per thread")
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    agent, weights = _agent_setup(args)
+    seed = game_seeds(args.seed, "play", 1, start=args.game)[0]
+    colour = sys.stdout.isatty()
+    position = None
+    try:
+        for position in positions(agent, seed, args.evaluator, weights):
+            print(f"{CLEAR if colour else ''}{render(position, colour)}", flush=True)
+            time.sleep(args.delay / 1000)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    print(f"final score {position.score}, max tile {position.max_tile}, moves {position.moves}")
+    return 0
+
+
+def _agent_options() -> argparse.ArgumentParser:
+    """The options play and watch share: the agent, its settings, evaluator, weights, seed."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--agent", required=True, choices=AGENTS)
+    options.add_argument(
+        "--evaluator", default="nneonneo", choices=sorted(EVALUATORS), help="(default nneonneo)"
+    )
+    options.add_argument(
+        "--weights",
+        help="comma-separated numbers (--weights=-1,2,... when the first is negative) or a JSON "
+        'file: a list of numbers or {"weights": [...]}; for switching 3 lists, or a dict with '
+        "keys " + ", ".join(_SWITCHING_KEYS) + " (default: the evaluator's weights)",
+    )
+    kinds = {"cutoff": float, "rollout_policy": str}
+    for field in _AGENT_SETTINGS:
+        options.add_argument(
+            "--" + field.name.replace("_", "-"),
+            type=kinds.get(field.name, int),
+            default=field.default,
+            choices=POLICIES if field.name == "rollout_policy" else None,
+            help=f"(default {field.default})",
+        )
+    options.add_argument(
+        "--seed", type=_bounded(int, 0), default=0, help="study seed of the games (default 0)"
+    )
+    return options
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m g2048`."""
     parser = argparse.ArgumentParser(prog="g2048", description=__doc__)
@@ -50,6 +227,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--seconds", type=_positive_float, default=1.0, help="time per figure (default 1)"
     )
     bench.set_defaults(func=_bench)
+    agent_options = _agent_options()
+    play = commands.add_parser(
+        "play", parents=[agent_options], help="play games and summarize them"
+    )
+    play.add_argument("--games", type=_bounded(int, 1), default=10, help="(default 10)")
+    play.add_argument(
+        "--threads",
+        type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
+        default=1,
+        help="(default 1)",
+    )
+    play.add_argument("--out", type=Path, help="write one CSV row per game here")
+    play.set_defaults(func=_play, parser=play)
+    watch = commands.add_parser(
+        "watch", parents=[agent_options], help="watch one game in the terminal"
+    )
+    watch.add_argument(
+        "--game",
+        type=_bounded(int, 0),
+        default=0,
+        help="which game of `play --seed S` to replay (default 0)",
+    )
+    watch.add_argument(
+        "--delay", type=_bounded(float, 0), default=100.0, help="ms after each move (default 100)"
+    )
+    watch.set_defaults(func=_watch, parser=watch)
     return parser
 
 

@@ -39,13 +39,18 @@ COLUMNS = (
 )
 
 
+@njit(cache=True)
+def game_streams(seed: np.uint64) -> tuple[np.ndarray, np.ndarray]:
+    """A game's two generator states: its spawns, and its agent's own draws (rollouts)."""
+    return seed_state(seed), seed_state(mix64(np.uint64(seed) ^ _AGENT_STREAM))
+
+
 @njit(cache=True, nogil=True)
 def play_game(seed, kind, params, ev_kind, weights, tables, max_moves) -> tuple:  # noqa: ANN001
     """One game from its seed: (score, max rank, moves, sum of empty cells over the positions
     faced, search nodes, overflow flag). The spawns and the agent draw from separate streams,
     so agents compared on one seed face the same spawn stream."""
-    spawns = seed_state(seed)
-    rng = seed_state(mix64(np.uint64(seed) ^ _AGENT_STREAM))
+    spawns, rng = game_streams(seed)
     tt = new_table(int(params[2]))
     stats = np.zeros(2, dtype=np.int64)
     b = start_board(spawns)
@@ -113,6 +118,8 @@ def play_games(
     limit = max_moves if max_moves > 0 else 1 << 62
     out = np.zeros((seeds.size, 6), dtype=np.int64)
     seconds = np.zeros(seeds.size)
+    if seeds.size:  # compile or load from the cache now, not inside the first game's time
+        play_game(seeds[0], agent.kind, params, ev_kind, w, tables, 0)
 
     def run(i: int) -> None:
         t0 = time.perf_counter()

@@ -54,12 +54,41 @@ def _leaf(b, spawn_pending, ev, mc) -> float:  # noqa: ANN001
     return evaluate(ev[0], b, ev[1], ev[2])
 
 
+@njit(cache=True, inline="always")
+def _max_of_leaves(b, ev, mc, stats) -> float:  # noqa: ANN001
+    """A max node with one ply left: the best leaf among its moves (a dead board's own value)."""
+    best = NEG_INF
+    for d in range(4):
+        after = shift(b, d)
+        if after != b:
+            stats[0] += 1
+            best = max(best, _leaf(after, True, ev, mc))
+    return _leaf(b, False, ev, mc) if best == NEG_INF else best
+
+
+@njit(cache=True, inline="always")
+def _chance_of_leaves(b, ev, mc, stats) -> float:  # noqa: ANN001
+    """A chance node with one ply left: the expected leaf over every spawn."""
+    n = count_empty(b)
+    stats[0] += 2 * n
+    total = 0.0
+    cells = empty_mask(b)
+    while cells:
+        cell = cells & (~cells + np.uint64(1))
+        cells ^= cell
+        two = _leaf(b | cell, False, ev, mc)
+        total += 0.9 * two + 0.1 * _leaf(b | (cell << np.uint64(1)), False, ev, mc)
+    return total / n
+
+
 @njit(cache=True)
 def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats) -> float:  # noqa: ANN001
     """Value of the chance node b (a board just after a root move) with `remaining` plies."""
     stats[0] += 1
     if remaining == 0:
         return _leaf(b, True, ev, mc)
+    if remaining == 1:
+        return _chance_of_leaves(b, ev, mc, stats)
     keys, table = tt
     use_tt = table.size > 1
     mask = np.uint64(table.size - 1)
@@ -132,6 +161,12 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats) -> float:  # noqa: 
             slot = -1
             if child_rem == 0 or (child_chance and prob < cutoff):
                 value = _leaf(child, child_chance, ev, mc)
+                known = True
+            elif child_rem == 1:  # the bottom two plies without stack frames: most nodes
+                if child_chance:
+                    value = _chance_of_leaves(child, ev, mc, stats)
+                else:
+                    value = _max_of_leaves(child, ev, mc, stats)
                 known = True
             elif child_chance and use_tt:
                 slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)

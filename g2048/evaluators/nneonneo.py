@@ -70,7 +70,9 @@ ROW_FEATURES = _row_features()
 
 def prepare(weights: np.ndarray) -> np.ndarray:
     """The weighted row table that `value` sums over the board's lines."""
-    return ROW_FEATURES @ weights
+    # an elementwise product, not `@`: a BLAS call would leave OpenBLAS threads spinning on
+    # the cores the games need
+    return (ROW_FEATURES * weights).sum(axis=1)
 
 
 def features(board: int) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""The study's figures, each a function from result data to a matplotlib Figure."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from g2048.tables import REACH  # noqa: E402
+
+OBJECTIVE_LABELS = ("mean score", "mean log2 max tile", "mean moves", "mean empty cells")
+
+
+def save(fig: plt.Figure, stem: str | Path) -> None:
+    """Write stem.png and stem.pdf (without a creation date, so reruns give equal files)."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(stem.with_suffix(".png"), dpi=120, bbox_inches="tight")
+    fig.savefig(stem.with_suffix(".pdf"), bbox_inches="tight", metadata={"CreationDate": None})
+    plt.close(fig)
+
+
+def pareto_fronts(runs: list[dict], selected: list[dict]) -> plt.Figure:
+    """Pairwise scatter of the NSGA-II first fronts of every seed; balanced points as stars."""
+    pairs = list(combinations(range(len(OBJECTIVE_LABELS)), 2))
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
+    for ax, (i, j) in zip(axes.flat, pairs, strict=True):
+        for run, sel in zip(runs, selected, strict=True):
+            F = np.asarray(run["F"])[np.asarray(run["front"])]
+            points = ax.scatter(F[:, i], F[:, j], s=14, alpha=0.6, label=f"seed {run['seed']}")
+            star = np.asarray(sel["objectives"])
+            ax.scatter(star[i], star[j], marker="*", s=180, color=points.get_facecolor()[0],
+                       edgecolor="black", zorder=3)  # fmt: skip
+        ax.set_xlabel(OBJECTIVE_LABELS[i])
+        ax.set_ylabel(OBJECTIVE_LABELS[j])
+    axes.flat[0].legend(fontsize=8)
+    fig.suptitle("NSGA-II first fronts (stars: the balanced point chosen for validation)")
+    fig.tight_layout()
+    return fig
+
+
+def _band(ax: plt.Axes, histories: list[pd.DataFrame], x: str, y: str, label: str) -> None:
+    table = pd.concat([h.set_index(x)[y] for h in histories], axis=1)
+    mean = table.mean(axis=1)
+    ax.plot(table.index, mean, label=f"{label} (mean)")
+    ax.fill_between(table.index, table.min(axis=1), table.max(axis=1), alpha=0.25,
+                    label=f"{label} (range over seeds)")  # fmt: skip
+
+
+def hypervolume(histories: list[pd.DataFrame]) -> plt.Figure:
+    """NSGA-II hypervolume of the first front per generation: mean and range over seeds."""
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    _band(ax, histories, "generation", "hypervolume", "hypervolume")
+    ax.set_xlabel("generation")
+    ax.set_ylabel("hypervolume of the first front")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def cem_progress(histories: list[pd.DataFrame]) -> plt.Figure:
+    """CEM fitness (best and elite mean) and the mean sampling std per iteration, over seeds."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    _band(left, histories, "iteration", "best_f", "best")
+    _band(left, histories, "iteration", "elite_mean_f", "elite mean")
+    left.set_xlabel("iteration")
+    left.set_ylabel("fitness")
+    left.legend(fontsize=8)
+    stds = [h.assign(std_mean=h.filter(like="std_").mean(axis=1)) for h in histories]
+    _band(right, stds, "iteration", "std_mean", "mean std")
+    right.set_xlabel("iteration")
+    right.set_ylabel("sampling std (mean over weights)")
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _reach_bars(ax: plt.Axes, table: pd.DataFrame) -> None:
+    width = 0.8 / len(REACH)
+    x = np.arange(len(table))
+    for k, tile in enumerate(REACH):
+        rate = table[f"reach_{tile}"].to_numpy()
+        err = [rate - table[f"reach_{tile}_low"], table[f"reach_{tile}_high"] - rate]
+        ax.bar(x + k * width, rate, width, yerr=err, capsize=2, label=f">= {tile}")
+    ax.set_xticks(x + 0.4 - width / 2, table["name"], rotation=45, ha="right")
+    ax.set_ylabel("share of games (95% Wilson CI)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+
+
+def validation_scores(games: dict[str, pd.DataFrame], table: pd.DataFrame) -> plt.Figure:
+    """Score distributions of every validated weight set, and their reach rates."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5))
+    names = list(games)
+    left.boxplot([games[n]["score"] for n in names], showmeans=True)
+    left.set_xticks(range(1, len(names) + 1), names, rotation=45, ha="right")
+    left.set_ylabel("final score")
+    _reach_bars(right, table)
+    fig.tight_layout()
+    return fig
+
+
+def benchmark_reach(table: pd.DataFrame) -> plt.Figure:
+    """Reach rates of every benchmark entry."""
+    fig, ax = plt.subplots(figsize=(max(7, 0.7 * len(table)), 4.5))
+    _reach_bars(ax, table)
+    fig.tight_layout()
+    return fig
+
+
+def cost_strength(table: pd.DataFrame) -> plt.Figure:
+    """Strength against cost: mean score (95% CI) against milliseconds per move, log scale."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    err = [table.score_mean - table.score_low, table.score_high - table.score_mean]
+    ax.errorbar(table.ms_per_move, table.score_mean, yerr=err, fmt="o", capsize=3)
+    for row in table.itertuples():
+        ax.annotate(row.name, (row.ms_per_move, row.score_mean), fontsize=7,
+                    xytext=(4, 4), textcoords="offset points")  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds per move (log scale)")
+    ax.set_ylabel("mean score")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,136 @@
+"""Statistics for result tables: confidence intervals, tile reach rates, paired comparisons.
+
+Means get Student t intervals, rates Wilson score intervals (which stay inside [0, 1] and
+behave at 0/n and n/n, where the normal approximation collapses). Agents compared on the same
+seeds face the same spawn stream, so their difference is tested pairwise: a paired t-test,
+with the Wilcoxon signed-rank test as a check that does not lean on normality.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+THRESHOLDS = (2048, 4096, 8192, 16384, 32768)
+
+
+def _check_level(level: float) -> None:
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+
+
+def _sample(x: object, name: str = "x") -> np.ndarray:
+    values = np.asarray(x, dtype=np.float64).ravel()
+    if values.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} holds non-finite values")
+    return values
+
+
+def _t_interval(values: np.ndarray, level: float) -> tuple[float, float, float]:
+    mean = float(values.mean())
+    if values.size < 2:
+        return mean, math.nan, math.nan
+    half = (
+        stats.t.ppf(0.5 + level / 2, values.size - 1) * values.std(ddof=1) / math.sqrt(values.size)
+    )
+    return mean, mean - float(half), mean + float(half)
+
+
+def mean_ci(x: object, level: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): the Student t interval for the mean; nan bounds for one value."""
+    _check_level(level)
+    return _t_interval(_sample(x), level)
+
+
+def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """(low, high): the Wilson score interval for a binomial rate successes / n."""
+    _check_level(level)
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..{n}, got {successes}")
+    z = stats.norm.ppf(0.5 + level / 2)
+    p = successes / n
+    shrink = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / shrink
+    half = z / shrink * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def reach_rates(
+    max_tiles: object, thresholds: tuple[int, ...] = THRESHOLDS, level: float = 0.95
+) -> pd.DataFrame:
+    """One row per threshold: tile, reached (games with max tile >= tile), games, rate, and
+    the rate's Wilson interval (low, high)."""
+    tiles = _sample(max_tiles, "max_tiles")
+    rows = []
+    for tile in thresholds:
+        reached = int(np.count_nonzero(tiles >= tile))
+        low, high = wilson_ci(reached, tiles.size, level)
+        rows.append((tile, reached, tiles.size, reached / tiles.size, low, high))
+    return pd.DataFrame(rows, columns=["tile", "reached", "games", "rate", "low", "high"])
+
+
+def paired_difference(a: object, b: object, level: float = 0.95) -> dict[str, float]:
+    """Mean of a - b over paired samples (same seeds): n, mean, low, high (t interval),
+    t_pvalue (paired t-test) and wilcoxon_pvalue (signed-rank test), both two-sided.
+
+    When every difference is 0 both p-values are 1 (no evidence of a difference); when all
+    differences are equal but not 0 the t-test gives 0.
+    """
+    _check_level(level)
+    x, y = _sample(a, "a"), _sample(b, "b")
+    if x.size != y.size:
+        raise ValueError(f"a and b must have equal length, got {x.size} and {y.size}")
+    d = x - y
+    mean, low, high = _t_interval(d, level)
+    if not np.any(d):
+        t_p = w_p = 1.0
+    elif d.size < 2:
+        t_p = w_p = math.nan
+    else:
+        sd = d.std(ddof=1)
+        t = math.inf if sd == 0 else abs(mean) / sd * math.sqrt(d.size)
+        t_p = float(2 * stats.t.sf(t, d.size - 1))
+        w_p = float(stats.wilcoxon(d).pvalue)
+    return {
+        "n": int(d.size),
+        "mean": mean,
+        "low": low,
+        "high": high,
+        "t_pvalue": t_p,
+        "wilcoxon_pvalue": w_p,
+    }
+
+
+def summarize(df: pd.DataFrame, level: float = 0.95) -> dict[str, float]:
+    """One batch of games (a `play_games` table) in one flat dict: games, score_mean,
+    score_low, score_high, score_median, for each threshold t reached_t, reach_t, reach_t_low,
+    reach_t_high, moves_mean, moves_per_s (total moves / total game seconds: per thread) and
+    nodes_per_move (total search nodes / total moves)."""
+    if len(df) == 0:
+        raise ValueError("no games to summarize")
+    mean, low, high = mean_ci(df["score"], level)
+    out: dict[str, float] = {
+        "games": len(df),
+        "score_mean": mean,
+        "score_low": low,
+        "score_high": high,
+        "score_median": float(df["score"].median()),
+    }
+    for row in reach_rates(df["max_tile"], level=level).itertuples():
+        out[f"reached_{row.tile}"] = row.reached
+        out[f"reach_{row.tile}"] = row.rate
+        out[f"reach_{row.tile}_low"] = row.low
+        out[f"reach_{row.tile}_high"] = row.high
+    moves = float(df["moves"].sum())
+    seconds = float(df["seconds"].sum())
+    out["moves_mean"] = float(df["moves"].mean())
+    out["moves_per_s"] = moves / seconds if seconds > 0 else math.nan
+    out["nodes_per_move"] = float(df["nodes"].sum()) / moves if moves > 0 else math.nan
+    return out

@@ -1,0 +1,161 @@
+"""A study's configuration: validation with messages that name the key, and the lists of jobs
+and weight sets that the Snakemake rules are made of."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+import yaml
+
+from g2048.agents import AgentConfig
+from g2048.evaluators import check_weights
+
+SCHEMA = Path(__file__).resolve().parent.parent / "config" / "schema.yaml"
+METHODS = ("nsga2", "cem")
+
+
+class ConfigError(ValueError):
+    """An invalid study configuration; the message names the offending key."""
+
+
+def _key(path: Iterator[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _with_defaults(validator_class: type) -> type:
+    """A validator that also fills in each property's schema default (jsonschema's recipe)."""
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):  # noqa: ANN001, ANN202
+        if isinstance(instance, dict):
+            for name, sub in properties.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(name, sub["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def load_schema(path: Path = SCHEMA) -> dict:
+    """The study's JSON schema."""
+    return yaml.safe_load(Path(path).read_text())
+
+
+def validate_config(config: dict, schema: dict | None = None) -> dict:
+    """Check a study configuration (in place, filling defaults); ConfigError names the key."""
+    schema = load_schema() if schema is None else schema
+    validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
+    if errors:
+        lines = [f"config key {_key(e.absolute_path)}: {e.message}" for e in errors]
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(lines))
+    _check_semantics(config)
+    return config
+
+
+def _fail(key: str, message: str) -> None:
+    raise ConfigError(f"invalid configuration:\n  config key {key}: {message}")
+
+
+def _check_weights(key: str, evaluator: str, weights: object) -> None:
+    try:
+        check_weights(evaluator, weights)
+    except ValueError as exc:
+        _fail(key, str(exc))
+
+
+def _check_semantics(config: dict) -> None:
+    for method in METHODS:
+        agent = config["tune"][method]["agent"]["name"]
+        if agent == "switching":
+            _fail(f"tune.{method}.agent.name", "switching cannot be tuned (it takes a front)")
+    names = [b["name"] for b in config["validate"]["baselines"]]
+    for i, name in enumerate(names):
+        if names.index(name) != i:
+            _fail(f"validate.baselines[{i}].name", f"duplicate name {name!r}")
+        if name.startswith(METHODS):
+            _fail(f"validate.baselines[{i}].name", "names starting with a method are reserved")
+    for i, base in enumerate(config["validate"]["baselines"]):
+        if "weights" in base:
+            _check_weights(f"validate.baselines[{i}].weights", base["evaluator"], base["weights"])
+    if config["validate"]["reference"] not in names:
+        _fail("validate.reference", f"{config['validate']['reference']!r} is not a baseline name")
+    entries = config["benchmark"]["entries"]
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        key = f"benchmark.entries[{i}]"
+        if entry["name"] in seen:
+            _fail(f"{key}.name", f"duplicate name {entry['name']!r}")
+        seen.add(entry["name"])
+        weights = entry.get("weights")
+        switching = entry["agent"]["name"] == "switching"
+        if isinstance(weights, str):
+            method = weights.split(":")[1]
+            tuned_evaluator = config["tune"][method]["evaluator"]
+            if entry["evaluator"] != tuned_evaluator:
+                _fail(
+                    f"{key}.evaluator",
+                    f"{weights} weights are for {tuned_evaluator}, not {entry['evaluator']}",
+                )
+            if switching != weights.startswith("front:"):
+                _fail(f"{key}.weights", "the switching agent, and only it, takes front:nsga2")
+        elif switching:
+            _fail(f"{key}.weights", "the switching agent needs weights: front:nsga2")
+        elif weights is not None:
+            _check_weights(f"{key}.weights", entry["evaluator"], weights)
+        if entry["games"] < config["benchmark"]["shards"]:
+            _fail(f"{key}.games", "fewer games than benchmark.shards")
+
+
+def agent_config(spec: dict) -> AgentConfig:
+    """The AgentConfig of a config's agent mapping."""
+    return AgentConfig(**spec)
+
+
+def shard_range(games: int, shards: int, shard: int) -> tuple[int, int]:
+    """(start, count) of shard `shard` when `games` games are split as evenly as possible."""
+    if not 0 <= shard < shards:
+        raise ValueError(f"shard must be in 0..{shards - 1}, got {shard}")
+    base, extra = divmod(games, shards)
+    start = shard * base + min(shard, extra)
+    return start, base + (shard < extra)
+
+
+def validation_candidates(config: dict) -> list[str]:
+    """Names of the weight sets the validate stage plays: tuned ones, then baselines."""
+    tuned = [f"nsga2-s{s}" for s in config["tune"]["seeds"]]
+    tuned += [f"cem-s{s}" for s in config["tune"]["seeds"]]
+    return tuned + [b["name"] for b in config["validate"]["baselines"]]
+
+
+def baseline(config: dict, name: str) -> dict:
+    """The baseline called `name`, with its weights resolved (None = the evaluator's defaults)."""
+    for base in config["validate"]["baselines"]:
+        if base["name"] == name:
+            return {"evaluator": base["evaluator"], "weights": base.get("weights")}
+    raise KeyError(name)
+
+
+def entry(config: dict, name: str) -> dict:
+    """The benchmark entry called `name`."""
+    for e in config["benchmark"]["entries"]:
+        if e["name"] == name:
+            return e
+    raise KeyError(name)
+
+
+def weights_source(weights: object) -> str | None:
+    """The tuning method whose results a weights spec needs, if any ("nsga2" or "cem")."""
+    return weights.split(":")[1] if isinstance(weights, str) else None
+
+
+def as_weight_rows(weights: object) -> np.ndarray | None:
+    """Explicit weights as float rows (None stays None: the evaluator's defaults)."""
+    return None if weights is None else np.atleast_2d(np.asarray(weights, dtype=np.float64))

@@ -1,0 +1,123 @@
+"""Result tables of a study, written as CSV (full precision), Markdown and LaTeX (rounded).
+
+Timing columns are named `*_seconds` or `ms_per_move`: they are the only columns that differ
+between two runs of the same study, and the determinism check leaves them out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from g2048.stats import THRESHOLDS, paired_difference, summarize
+
+TIMING_COLUMNS = ("ms_per_move", "wall_seconds")
+REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
+
+
+def summary_row(df: pd.DataFrame) -> dict[str, float]:
+    """The columns every table shares: games, score (mean, 95% CI, median), reach rates with
+    Wilson CIs, mean moves, milliseconds per move."""
+    s = summarize(df)
+    row = {k: s[k] for k in ("games", "score_mean", "score_low", "score_high", "score_median")}
+    for tile in REACH:
+        row |= {f"reach_{tile}{k}": s[f"reach_{tile}{k}"] for k in ("", "_low", "_high")}
+    row["max_tile_median"] = float(df["max_tile"].median())
+    row["moves_mean"] = s["moves_mean"]
+    row["ms_per_move"] = 1000.0 * df["seconds"].sum() / max(int(df["moves"].sum()), 1)
+    return row
+
+
+def describe_agent(agent: dict) -> str:
+    """A short label of an agent's settings, e.g. 'expectimax d3 cutoff 0.0001'."""
+    name = agent["name"]
+    parts = [name]
+    if name in ("expectimax", "hybrid", "switching"):
+        parts.append(f"d{agent.get('depth', 3)}")
+        if agent.get("cutoff"):
+            parts.append(f"cutoff {agent['cutoff']:g}")
+    if name in ("montecarlo", "hybrid"):
+        parts.append(f"{agent.get('rollouts', 100)} rollouts")
+        if agent.get("rollout_policy", "random") != "random":
+            parts.append(agent["rollout_policy"])
+        if agent.get("step_cap"):
+            parts.append(f"cap {agent['step_cap']}")
+    return " ".join(parts)
+
+
+def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.DataFrame:
+    """One row per benchmark entry, in config order."""
+    rows = []
+    for entry in entries:
+        weights = entry.get("weights")
+        label = "defaults" if weights is None else (weights if isinstance(weights, str) else "")
+        rows.append(
+            {
+                "name": entry["name"],
+                "agent": describe_agent(entry["agent"]),
+                "evaluator": entry["evaluator"],
+                "weights": label or " ".join(f"{w:g}" for w in weights),
+                "source": entry.get("source", ""),
+            }
+            | summary_row(games[entry["name"]])
+        )
+    return pd.DataFrame(rows)
+
+
+def validation_table(games: dict[str, pd.DataFrame], reference: str) -> pd.DataFrame:
+    """One row per weight set, with the paired score difference to `reference` (same seeds)."""
+    rows = []
+    base = games[reference]
+    for name, df in games.items():
+        if not np.array_equal(df["seed"].to_numpy(), base["seed"].to_numpy()):
+            raise ValueError(f"{name} was not played on the reference's seeds")
+        d = paired_difference(df["score"], base["score"])
+        rows.append(
+            {"name": name}
+            | summary_row(df)
+            | {
+                "diff_vs_reference": d["mean"],
+                "diff_low": d["low"],
+                "diff_high": d["high"],
+                "t_pvalue": d["t_pvalue"],
+                "wilcoxon_pvalue": d["wilcoxon_pvalue"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
+    """One row per tuning run: method, seed, selected weights and their objectives, wall time."""
+    rows = []
+    for run, seconds in zip(runs, wall_seconds, strict=True):
+        row = {"method": run["method"], "seed": run["seed"], "evaluator": run["evaluator"]}
+        row["weights"] = " ".join(f"{w:.4g}" for w in run["weights"])
+        if "objectives" in run:
+            names = ("score", "log2_max_tile", "moves", "empty_mean")
+            row |= dict(zip(names, run["objectives"], strict=True))
+        if "validation_mean_score" in run:
+            row["validation_mean_score"] = run["validation_mean_score"]
+        rows.append(row | {"wall_seconds": seconds})
+    return pd.DataFrame(rows)
+
+
+def write_table(df: pd.DataFrame, stem: str | Path, digits: int = 3) -> None:
+    """Write stem.csv (full precision), stem.md and stem.tex (rounded to `digits`)."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(stem.with_suffix(".csv"), index=False)
+    rounded = df.copy()
+    for col in rounded.select_dtypes("float").columns:
+        rounded[col] = rounded[col].map(lambda v: f"{v:.{digits}g}")
+    stem.with_suffix(".md").write_text(rounded.to_markdown(index=False) + "\n")
+    stem.with_suffix(".tex").write_text(rounded.to_latex(index=False, escape=True))
+
+
+def moves_gain(games: pd.DataFrame, baseline: pd.DataFrame) -> tuple[float, float, float]:
+    """Relative gain in mean moves over a baseline on the same seeds: (gain, low, high), the
+    paired difference's 95% interval divided by the baseline's mean moves."""
+    d = paired_difference(games["moves"], baseline["moves"])
+    base = float(baseline["moves"].mean())
+    return d["mean"] / base, d["low"] / base, d["high"] / base

@@ -1,0 +1,384 @@
+"""The 2048 objectives the generic tuners optimise, and runners at the seeds' own budgets.
+
+An objective maps a population X (n, d) to its values by playing every candidate's games with
+`play_games`. Common random numbers: all candidates of one call play the same game seeds, which
+come from the objective's own ``study_seed`` via `game_seeds`, never from the optimiser's
+generator (seed 003, section 7). Call k of an objective is generation k of NSGA-II (0 = the
+initial population) or iteration k of the CEM; with ``fresh_seeds`` it plays the seeds of
+purpose ``"<name>-gen<k>"`` / ``"<name>-iter<k>"``, otherwise those of purpose ``"<name>"`` in
+every call. Use one objective per run: the call counter is part of its state.
+
+Agents. Seed 000 trains with its ``Expectimax(depth=1)``, which moves, samples one spawn with the
+agent's own generator and evaluates that board: a greedy player whose evaluation is blurred by a
+random spawn. Its correct form is the greedy agent (depth 1: the board after the move), so
+SEED000_AGENT is greedy. Seed 003 trains with one-step greedy (its ``simulate`` also samples a
+spawn before evaluating; same fix) and proposes a "two-step lookahead" for deployment: move, take
+the expectation over the spawns (0.9 / 0.1 over the empty cells), then the best move, then
+evaluate, i.e. M C M E, which its cost estimate (4 x 8 x 4 = 128 evaluations per move) counts.
+In this project's depth convention that is expectimax depth 3 (SEED003_LOOKAHEAD). (Its recursive
+code, called with 2 for "two steps", would add a second chance layer, M C M C E, which neither its
+text nor its cost estimate describes.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import moocore
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from g2048.agents import AgentConfig
+from g2048.evaluators import get_evaluator
+from g2048.parallel import check_threads
+from g2048.play import play_games
+from g2048.rng import game_seeds
+from g2048.tuning import cem, nsga2
+
+SEED000_AGENT = AgentConfig("greedy")
+SEED003_AGENT = AgentConfig("greedy")
+SEED003_LOOKAHEAD = AgentConfig("expectimax", depth=3)
+
+OBJECTIVES = ("score", "max_rank", "moves", "empty_mean")
+FITNESSES = ("log2_max_tile", "score")
+# Fixed scales of `NSGA2Objective.normalise` (moves are divided by the objective's max_moves).
+SCORE_SCALE = 20000.0  # seed 000's divisor: a scale, not a bound (tuned greedy players pass it)
+RANK_SCALE = 15.0  # 32768, the largest tile a game here can hold
+EMPTY_SCALE = 16.0  # no position has more empty cells
+
+
+class _GameObjective:
+    """Plays a population's games, all candidates of one call on the same seeds."""
+
+    name = ""  # purpose prefix of the game seeds
+    counter = ""  # what one call is to the optimiser
+
+    def __init__(
+        self,
+        evaluator: str,
+        agent: AgentConfig,
+        games: int,
+        *,
+        study_seed: int,
+        fresh_seeds: bool,
+        max_moves: int,
+        threads: int,
+    ) -> None:
+        self.evaluator = get_evaluator(evaluator)
+        if agent.weight_rows != 1:
+            raise ValueError(f"agent must take one weight vector, {agent.name!r} takes several")
+        if games < 1:
+            raise ValueError(f"games must be >= 1, got {games}")
+        if max_moves < 1:
+            raise ValueError(f"max_moves must be >= 1 (the seeds cap every game), got {max_moves}")
+        if study_seed < 0:
+            raise ValueError(f"study_seed must be >= 0, got {study_seed}")
+        self.agent = agent
+        self.games = games
+        self.study_seed = study_seed
+        self.fresh_seeds = fresh_seeds
+        self.max_moves = max_moves
+        self.threads = check_threads(threads)
+        self.calls = 0
+
+    def seeds(self, call: int) -> np.ndarray:
+        """The game seeds every candidate plays in call `call` (0-based) of this objective."""
+        purpose = f"{self.name}-{self.counter}{call}" if self.fresh_seeds else self.name
+        return game_seeds(self.study_seed, purpose, self.games)
+
+    def play(self, W: np.ndarray) -> list[pd.DataFrame]:
+        """The games of each weight row (one `play_games` frame per row); advances the counter.
+
+        Candidates are spread over `threads` threads, each playing its games on one thread, which
+        balances better than splitting a candidate's few games.
+        """
+        W = np.asarray(W, dtype=float)
+        d = len(self.evaluator.features)
+        if W.ndim != 2 or W.shape[1] != d:
+            raise ValueError(
+                f"X must have shape (n, {d}) for {self.evaluator.name!r}, got {W.shape}"
+            )
+        seeds = self.seeds(self.calls)
+        self.calls += 1
+
+        def play_row(w: np.ndarray) -> pd.DataFrame:
+            return play_games(self.agent, seeds, self.evaluator.name, w, max_moves=self.max_moves)
+
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            return list(pool.map(play_row, W))
+
+
+class NSGA2Objective(_GameObjective):
+    """Seed 000's four objectives of a weight vector, all maximised, as means over its games.
+
+    Columns (OBJECTIVES): score, max-tile rank (log2 of the largest tile), moves, and the mean
+    number of empty cells over the positions the agent faced (`empty_mean`). The seed's fourth
+    objective, empty cells at the end, is 0 for every lost game (only games stopped by the move cap
+    end with space left), so it carries no information; the mean over the game keeps the seed's
+    intent, room to manoeuvre. Games stop after ``max_moves`` moves (seed: 2000).
+
+    Seeds: fixed for the whole run by default (seed 000, section 4: varying seeds add noise that
+    drowns real differences). With ``fresh_seeds`` each generation's children play new seeds
+    while the survivors keep the values they earned on earlier seeds, so survival compares across
+    seed sets; CRN then hold only within a generation.
+
+    Simplex (``simplex``, default: True for nsga4 only, as in seed 000): the optimiser searches the
+    box [0, 1]^d and a candidate x plays the weights x / sum(x) (the uniform vector when x = 0).
+    Every positive multiple of x plays the same weights. For nsga4 this changes no game, as a linear
+    value's argmax (and expectimax's expectations) are invariant under positive scaling, but it
+    makes the reported weights (`weights_of`) canonical and comparable with the seed's.
+
+    Normalisation. The seed divides the objectives by fixed scales "so that no objective dominates
+    crowding". That changes nothing in NSGA-II: dominance is invariant under positive per-objective
+    scaling, and `nsga2.crowding_distance` already divides each objective's gaps by its range in
+    the front, so ranks, crowding distances (up to rounding) and hence the search are the same.
+    Only the scale of the reported values and of the hypervolume changes. So `__call__` returns
+    raw objectives (for tables) unless ``normalised``, and `normalise` maps them to the fixed
+    scales score / SCORE_SCALE, rank / RANK_SCALE, moves / max_moves, empty / EMPTY_SCALE for
+    hypervolumes and plots: all in [0, 1] except the score, which passes 1 above 20000 (tuned
+    greedy nsga4 players reach 30000 within 2000 moves).
+    """
+
+    name = "nsga2"
+    counter = "gen"
+
+    def __init__(
+        self,
+        evaluator: str = "nsga4",
+        agent: AgentConfig = SEED000_AGENT,
+        games: int = 3,
+        *,
+        study_seed: int,
+        fresh_seeds: bool = False,
+        simplex: bool | None = None,
+        normalised: bool = False,
+        max_moves: int = 2000,
+        threads: int = 1,
+    ) -> None:
+        super().__init__(
+            evaluator,
+            agent,
+            games,
+            study_seed=study_seed,
+            fresh_seeds=fresh_seeds,
+            max_moves=max_moves,
+            threads=threads,
+        )
+        self.simplex = self.evaluator.name == "nsga4" if simplex is None else simplex
+        if self.simplex and np.any(self.evaluator.bounds[:, 0] < 0):
+            raise ValueError(f"simplex needs non-negative bounds; {evaluator!r} has negative ones")
+        self.normalised = normalised
+
+    @property
+    def scales(self) -> np.ndarray:
+        """The divisors of `normalise`, one per objective."""
+        return np.array([SCORE_SCALE, RANK_SCALE, self.max_moves, EMPTY_SCALE])
+
+    def normalise(self, F: ArrayLike) -> np.ndarray:
+        """Raw objectives on the fixed scales (see the class docstring)."""
+        return np.asarray(F, dtype=float) / self.scales
+
+    def weights_of(self, X: ArrayLike) -> np.ndarray:
+        """The weights candidates X play: X itself, or each row scaled to sum 1 with `simplex`."""
+        X = np.atleast_2d(np.asarray(X, dtype=float))
+        if not self.simplex:
+            return X.copy()
+        total = X.sum(axis=1, keepdims=True)
+        uniform = np.full_like(X, 1.0 / X.shape[1])
+        return np.divide(X, total, out=uniform, where=total > 0)
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        """(n, 4) objectives of the n candidates, raw unless ``normalised``."""
+        frames = self.play(self.weights_of(X))
+        F = np.array(
+            [
+                [
+                    df.score.mean(),
+                    np.log2(df.max_tile).mean(),
+                    df.moves.mean(),
+                    df.empty_mean.mean(),
+                ]
+                for df in frames
+            ]
+        )
+        return self.normalise(F) if self.normalised else F
+
+
+class CEMObjective(_GameObjective):
+    """Seed 003's fitness of a weight vector: mean log2(max tile) over its games (or mean score).
+
+    Games stop after ``max_moves`` moves (seed: 250 in training, 400 and 800 when checking), so
+    the fitness rewards how far a policy gets in a fixed number of moves. The seed prefers the
+    largest tile to the score, which a policy can farm without progressing.
+
+    Seeds. Seed 003 draws each game's seed from the sampler's generator, so every candidate meets
+    different games and the fitness mixes sampling and game noise; it asks for evaluation seeds
+    kept apart from the sampler's. Here all candidates of an iteration play the same seeds (CRN,
+    the "same random seed for different parameters" its conclusion recommends). By default
+    (``fresh_seeds``) each iteration plays new seeds, so the search does not fit a handful of
+    games; with fixed seeds the fitness is a deterministic function of the weights and values are
+    comparable across iterations, at the price of tuning to those few games.
+    """
+
+    name = "cem"
+    counter = "iter"
+
+    def __init__(
+        self,
+        evaluator: str = "cem8",
+        agent: AgentConfig = SEED003_AGENT,
+        games: int = 3,
+        *,
+        study_seed: int,
+        fresh_seeds: bool = True,
+        max_moves: int = 250,
+        fitness: str = "log2_max_tile",
+        threads: int = 1,
+    ) -> None:
+        super().__init__(
+            evaluator,
+            agent,
+            games,
+            study_seed=study_seed,
+            fresh_seeds=fresh_seeds,
+            max_moves=max_moves,
+            threads=threads,
+        )
+        if fitness not in FITNESSES:
+            raise ValueError(f"fitness must be one of {', '.join(FITNESSES)}, got {fitness!r}")
+        self.fitness = fitness
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        """(n,) fitness of the n candidates."""
+        frames = self.play(X)
+        if self.fitness == "score":
+            return np.array([df.score.mean() for df in frames])
+        return np.array([np.log2(df.max_tile).mean() for df in frames])
+
+
+def _timing(done: int, total: int, start: float) -> str:
+    """'<elapsed> s elapsed, ETA <rest> s' after `done` of `total` equal steps."""
+    elapsed = time.perf_counter() - start
+    return f"{elapsed:.1f} s elapsed, ETA {elapsed / done * (total - done):.0f} s"
+
+
+def tune_nsga2(
+    evaluator: str = "nsga4",
+    *,
+    agent: AgentConfig = SEED000_AGENT,
+    games: int = 3,
+    pop_size: int = 40,
+    generations: int = 60,
+    seed: int,
+    threads: int = 1,
+    fresh_seeds: bool = False,
+    simplex: bool | None = None,
+    max_moves: int = 2000,
+    progress: Callable[[str], None] | None = None,
+) -> nsga2.NSGA2Result:
+    """Seed 000's run: NSGA-II over an evaluator's weights (defaults: the seed's budget).
+
+    The optimiser and the game seeds both derive from `seed`, through independent streams.
+    The result's X holds the weights played (`NSGA2Objective.weights_of`, on the simplex for
+    nsga4) and F the raw objectives (OBJECTIVES). The hypervolume reference point is the origin,
+    worse than any game in every objective, so hypervolumes compare across runs. `progress`
+    gets one line per generation; its hv is that of the normalised front, in [0, 1] while scores
+    stay below SCORE_SCALE.
+    """
+    objective = NSGA2Objective(
+        evaluator,
+        agent,
+        games,
+        study_seed=seed,
+        fresh_seeds=fresh_seeds,
+        simplex=simplex,
+        max_moves=max_moves,
+        threads=threads,
+    )
+    bounds = objective.evaluator.bounds
+    start = time.perf_counter()
+
+    def report(generation: int, result: nsga2.NSGA2Result) -> None:
+        front = result.fronts[-1]
+        hv = moocore.hypervolume(objective.normalise(front), ref=0.0, maximise=True)
+        progress(
+            f"gen {generation}/{generations}: front {len(front)}, hv {hv:.3f}, best score "
+            f"{result.F[:, 0].max():.0f}, {_timing(generation + 1, generations + 1, start)}"
+        )
+
+    result = nsga2.run(
+        objective,
+        bounds[:, 0],
+        bounds[:, 1],
+        pop_size=pop_size,
+        generations=generations,
+        seed=seed,
+        maximize=True,
+        ref_point=np.zeros(len(OBJECTIVES)),
+        callback=None if progress is None else report,
+    )
+    return dataclasses.replace(result, X=objective.weights_of(result.X))
+
+
+def tune_cem(
+    evaluator: str = "cem8",
+    *,
+    agent: AgentConfig = SEED003_AGENT,
+    games: int = 3,
+    max_moves: int = 250,
+    population: int = 30,
+    iterations: int = 12,
+    seed: int,
+    threads: int = 1,
+    fitness: str = "log2_max_tile",
+    fresh_seeds: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> cem.CEMResult:
+    """Seed 003's run: the cross-entropy method over an evaluator's weights (its budget).
+
+    The search starts at the evaluator's default weights (for cem8 the seed's prior) with std 1
+    in every coordinate (the seed's initial sigma), keeps the best 20% (6 of 30), smooths with 0.7
+    and floors the std at 1e-3, all as in the seed; samples are clipped to the evaluator's bounds.
+    The sampler and the game seeds both derive from `seed`, through independent streams.
+    `progress` gets one line per iteration.
+    """
+    objective = CEMObjective(
+        evaluator,
+        agent,
+        games,
+        study_seed=seed,
+        fresh_seeds=fresh_seeds,
+        max_moves=max_moves,
+        fitness=fitness,
+        threads=threads,
+    )
+    ev = objective.evaluator
+    start = time.perf_counter()
+
+    def report(iteration: int, result: cem.CEMResult) -> None:
+        row = result.history.iloc[-1]
+        progress(
+            f"iter {iteration + 1}/{iterations}: best {row.best_f:.3f}, elite mean "
+            f"{row.elite_mean_f:.3f}, mean {row.mean_f:.3f}, "
+            f"{_timing(iteration + 1, iterations, start)}"
+        )
+
+    return cem.run(
+        objective,
+        ev.default_weights,
+        np.ones_like(ev.default_weights),
+        population=population,
+        elite_frac=0.2,
+        smoothing=0.7,
+        std_floor=1e-3,
+        iterations=iterations,
+        seed=seed,
+        maximize=True,
+        lower=ev.bounds[:, 0],
+        upper=ev.bounds[:, 1],
+        callback=None if progress is None else report,
+    )

@@ -1,0 +1,220 @@
+"""`python -m g2048 play | watch`: summaries, CSV output, argument errors, and watch replaying
+exactly the game that `play_games` plays from the same seed."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from g2048.agents import AgentConfig
+from g2048.cli import main
+from g2048.evaluators import EVALUATORS
+from g2048.play import COLUMNS, play_games
+from g2048.rng import game_seeds
+from g2048.watch import CLEAR, Position, render
+
+CORES = os.cpu_count() or 1
+N_WEIGHTS = EVALUATORS["nneonneo"].default_weights.size
+FINAL = re.compile(r"final score (\d+), max tile (\d+), moves (\d+)")
+
+
+def _default_weights(n: int = 1) -> list:
+    row = EVALUATORS["nneonneo"].default_weights.tolist()
+    return row if n == 1 else [row] * n
+
+
+def test_play_prints_the_summary_and_writes_the_csv(capsys, tmp_path: Path) -> None:  # noqa: ANN001
+    out = tmp_path / "games.csv"
+    args = ["play", "--agent", "greedy", "--games", "4", "--seed", "5", "--out", str(out)]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    df = pd.read_csv(out)
+    assert list(df.columns) == list(COLUMNS)
+    assert df["game"].tolist() == [0, 1, 2, 3]
+    assert df["seed"].astype("uint64").tolist() == game_seeds(5, "play", 4).tolist()
+    expected = play_games(AgentConfig("greedy"), game_seeds(5, "play", 4))
+    assert df["score"].tolist() == expected["score"].tolist()
+    assert f"mean {expected['score'].mean():.1f} (95% CI " in text
+    assert f"median {expected['score'].median():.0f}" in text
+    for tile in (2048, 4096, 8192, 16384, 32768):
+        reached = int((expected["max_tile"] >= tile).sum())
+        assert re.search(rf"^{tile}\s+{reached}/4\s", text, re.MULTILINE), text
+    assert f"moves      mean {expected['moves'].mean():.1f}" in text
+    assert "game moves/s" in text
+
+
+def test_play_as_a_subprocess(tmp_path: Path) -> None:
+    """A fresh process (which may load the compiled engine from numba's disk cache) plays the
+    same games as this one."""
+    out = tmp_path / "games.csv"
+    result = subprocess.run(
+        [sys.executable, "-m", "g2048", "play", "--agent", "random", "--games", "3"]
+        + ["--threads", str(min(2, CORES)), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=1800,  # a cold numba cache compiles the engine first
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "3 games from seed 0" in result.stdout
+    assert re.search(r"score\s+mean [\d.]+ \(95% CI -?[\d.]+ to [\d.]+\)", result.stdout)
+    assert re.search(r"^2048\s+0/3\s", result.stdout, re.MULTILINE)  # random play stays below
+    expected = play_games(AgentConfig("random"), game_seeds(0, "play", 3))
+    assert pd.read_csv(out)["score"].tolist() == expected["score"].tolist()
+
+
+def test_play_shows_progress_on_a_terminal(capsys, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["play", "--agent", "random", "--games", "3"]) == 0
+    assert capsys.readouterr().err == "\r1/3 games\r2/3 games\r3/3 games\n"
+
+
+def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
+    weights = [w * (i + 1) for i, w in enumerate(_default_weights())]
+    seeds = game_seeds(0, "play", 2)
+    expected = play_games(AgentConfig("greedy"), seeds, weights=weights)["score"].tolist()
+    assert expected != play_games(AgentConfig("greedy"), seeds)["score"].tolist()
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(weights))
+    keyed = tmp_path / "keyed.json"
+    keyed.write_text(json.dumps({"weights": weights}))
+    out = tmp_path / "games.csv"
+    for source in (",".join(map(str, weights)), str(listed), str(keyed)):
+        assert (
+            main(
+                [
+                    "play",
+                    "--agent",
+                    "greedy",
+                    "--games",
+                    "2",
+                    "--weights",
+                    source,
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
+        assert pd.read_csv(out)["score"].tolist() == expected
+
+
+def test_switching_takes_three_vectors_from_json(tmp_path: Path) -> None:
+    rows = _default_weights(3)
+    rows[2] = [-w for w in rows[2]]  # corner-heavy upside down: a different agent
+    agent = AgentConfig("switching", depth=1)
+    expected = play_games(agent, game_seeds(0, "play", 1), weights=rows)["score"].tolist()
+    listed = tmp_path / "rows.json"
+    listed.write_text(json.dumps(rows))
+    keyed = tmp_path / "keyed.json"
+    keyed.write_text(
+        json.dumps({"corner_heavy": rows[2], "balanced": rows[0], "empty_heavy": rows[1]})
+    )
+    out = tmp_path / "games.csv"
+    base = ["play", "--agent", "switching", "--depth", "1", "--games", "1", "--out", str(out)]
+    for path in (listed, keyed):
+        assert main([*base, "--weights", str(path)]) == 0
+        assert pd.read_csv(out)["score"].tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent", "clever"], "invalid choice: 'clever'"),
+        (["--agent", "greedy", "--evaluator", "nosuch"], "invalid choice: 'nosuch'"),
+        (["--agent", "greedy", "--weights", "1,2"], f"takes {N_WEIGHTS} weights"),
+        (["--agent", "greedy", "--weights", "1,x"], "got '1,x'"),
+        (["--agent", "greedy", "--games", "-3"], "argument --games: must be >= 1, got -3"),
+        (["--agent", "expectimax", "--depth", "0"], "depth must be in 1..9, got 0"),
+        (["--agent", "greedy", "--threads", str(CORES + 1)], f"cores), got {CORES + 1}"),
+        (["--agent", "greedy", "--weights", "missing.json"], "cannot read weights file missing"),
+        (["--agent", "switching", "--weights", "1,2,3"], "give --weights a JSON file"),
+        (["--agent", "greedy", "--out", "/no/such/dir/x.csv"], "no directory '/no/such/dir'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: str) -> None:  # noqa: ANN001
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", *args])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("g2048 play: error: ")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[1, 2", "is not valid JSON"),
+        ('{"balanced": []}', "lacks the key(s) empty_heavy, corner_heavy"),
+        ("[[1, 2], [3]]", "must hold a list of numbers, got [[1, 2], [3]]"),
+        ('{"weights": {"a": 1}}', 'must hold a list of numbers, got {"a": 1}'),
+        ('{"balanced": [1], "empty_heavy": [2], "corner_heavy": "x"}', "must hold 3 lists"),
+    ],
+)
+def test_bad_weights_files_exit_2(capsys, tmp_path: Path, content: str, message: str) -> None:  # noqa: ANN001
+    path = tmp_path / "w.json"
+    path.write_text(content)
+    agent = "switching" if "balanced" in content else "greedy"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["watch", "--agent", agent, "--weights", str(path)])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [AgentConfig("greedy"), AgentConfig("expectimax", depth=2), AgentConfig("random")],
+)
+def test_watch_replays_the_game_play_games_plays(capsys, agent: AgentConfig) -> None:  # noqa: ANN001
+    seed, game = 7, 2
+    expected = play_games(agent, game_seeds(seed, "play", game + 1), threads=1).iloc[game]
+    args = ["watch", "--agent", agent.name, "--depth", str(agent.depth), "--seed", str(seed)]
+    assert main([*args, "--game", str(game), "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out  # captured stdout is no terminal: plain text
+    final = FINAL.search(out)
+    assert final is not None, out[-500:]
+    assert [int(v) for v in final.groups()] == [
+        expected["score"],
+        expected["max_tile"],
+        expected["moves"],
+    ]
+    headers = re.findall(r"^score (\d+)  moves (\d+)  last move (\w+|-)$", out, re.MULTILINE)
+    assert len(headers) == expected["moves"] + 1  # the start, then one board per move
+    assert headers[0] == ("0", "0", "-")
+    assert headers[-1][:2] == (str(expected["score"]), str(expected["moves"]))
+
+
+def test_render_plain_and_in_colour() -> None:
+    # rows: 2 4 8 16 / 32 64 128 256 / 512 1024 2048 4096 / 8192 . . .
+    board = sum(rank << (4 * i) for i, rank in enumerate(range(1, 14)))
+    position = Position(board, score=1234, moves=56, last_move=2)
+    plain = render(position, colour=False).splitlines()
+    assert plain[0] == "score 1234  moves 56  last move left"
+    assert plain[1].split() == ["2", "4", "8", "16"]
+    assert plain[4].split() == ["8192", ".", ".", "."]
+    coloured = render(position, colour=True)
+    assert "\x1b[48;5;" in coloured and coloured.count("\x1b[0m") == 17  # 4 x 3 + 5 borders
+    styles = re.findall(r"(\x1b\[48;5;\d+m\x1b\[1;38;5;\d+m)\s*(\d+)\s", coloured)
+    tiles = dict((int(value), style) for style, value in styles)
+    assert len(tiles) == 13 and len(set(tiles.values())) == 12  # 4096 and 8192 share a colour
+    assert tiles[4096] == tiles[8192]
+
+
+def test_watch_on_a_terminal_redraws_in_colour(capsys, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["watch", "--agent", "greedy", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    expected = play_games(AgentConfig("greedy"), game_seeds(0, "play", 1)).iloc[0]
+    assert out.count(CLEAR) == expected["moves"] + 1
+    assert "\x1b[48;5;" in out
+    assert out.endswith(
+        f"final score {expected['score']}, max tile {expected['max_tile']}, "
+        f"moves {expected['moves']}\n"
+    )

@@ -1,0 +1,149 @@
+"""g2048.stats against hand computations, scipy's own routines and simulated coverage."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from g2048.stats import mean_ci, paired_difference, reach_rates, summarize, wilson_ci
+
+Z95 = 1.959963984540054  # the 97.5% normal quantile
+
+
+def _wilson_by_hand(k: int, n: int) -> tuple[float, float]:
+    """Wilson (1927): (p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)."""
+    p = k / n
+    centre = p + Z95**2 / (2 * n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n))
+    return (centre - half) / (1 + Z95**2 / n), (centre + half) / (1 + Z95**2 / n)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "published"),
+    [(0, 10, (0.0, 0.2775)), (10, 10, (0.7225, 1.0)), (5, 10, (0.2366, 0.7634))],
+)
+def test_wilson_matches_the_formula_and_published_values(k: int, n: int, published) -> None:  # noqa: ANN001
+    low, high = wilson_ci(k, n)
+    assert (low, high) == pytest.approx(_wilson_by_hand(k, n), abs=1e-12)
+    assert (low, high) == pytest.approx(published, abs=5e-5)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (3, 7), (17, 40), (99, 100), (1, 1000)])
+@pytest.mark.parametrize("level", [0.8, 0.95, 0.99])
+def test_wilson_matches_scipy(k: int, n: int, level: float) -> None:
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="wilson")
+    assert wilson_ci(k, n, level) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_wilson_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        wilson_ci(0, 0)
+    with pytest.raises(ValueError, match="successes"):
+        wilson_ci(11, 10)
+    with pytest.raises(ValueError, match="level"):
+        wilson_ci(1, 10, level=1.0)
+
+
+def test_mean_ci_by_hand() -> None:
+    # mean 3, sd sqrt(2.5), t(0.975, 4) = 2.7764451051977987
+    half = 2.7764451051977987 * math.sqrt(2.5) / math.sqrt(5)
+    assert mean_ci([1, 2, 3, 4, 5]) == pytest.approx((3.0, 3 - half, 3 + half), abs=1e-12)
+
+
+@pytest.mark.parametrize("level", [0.5, 0.9, 0.95, 0.99])
+def test_mean_ci_matches_scipy(level: float) -> None:
+    x = np.random.default_rng(1).gamma(2.0, 1000.0, size=23)
+    low, high = stats.t.interval(level, x.size - 1, loc=x.mean(), scale=stats.sem(x))
+    assert mean_ci(x, level) == pytest.approx((x.mean(), low, high), rel=1e-12)
+
+
+def test_mean_ci_edge_cases() -> None:
+    mean, low, high = mean_ci([7])
+    assert mean == 7 and math.isnan(low) and math.isnan(high)
+    assert mean_ci([4, 4, 4]) == (4.0, 4.0, 4.0)
+    with pytest.raises(ValueError, match="empty"):
+        mean_ci([])
+    with pytest.raises(ValueError, match="non-finite"):
+        mean_ci([1.0, math.nan])
+
+
+def test_wilson_coverage() -> None:
+    """At n = 20, p = 0.1 Wilson covers about 95.7% of the time (the Wald interval: 87.6%)."""
+    n, p = 20, 0.1
+    ks = np.random.default_rng(2048).binomial(n, p, size=2000)
+    covered = [low <= p <= high for low, high in (wilson_ci(int(k), n) for k in ks)]
+    assert 0.93 <= np.mean(covered) <= 0.97
+
+
+def test_t_interval_coverage() -> None:
+    """Samples of 5 normals: the t interval covers 95% of the time (a z interval about 88%)."""
+    samples = np.random.default_rng(4096).normal(10.0, 3.0, size=(2000, 5))
+    covered = [low <= 10.0 <= high for _, low, high in (mean_ci(s) for s in samples)]
+    assert 0.93 <= np.mean(covered) <= 0.97
+
+
+def test_reach_rates_counts_and_intervals() -> None:
+    table = reach_rates([1024, 2048, 4096, 4096, 16384, 512, 2048, 8192, 256, 128])
+    assert list(table.columns) == ["tile", "reached", "games", "rate", "low", "high"]
+    assert table["tile"].tolist() == [2048, 4096, 8192, 16384, 32768]
+    assert table["reached"].tolist() == [6, 4, 2, 1, 0]
+    assert (table["games"] == 10).all()
+    assert table["rate"].tolist() == pytest.approx([0.6, 0.4, 0.2, 0.1, 0.0])
+    for row in table.itertuples():
+        assert (row.low, row.high) == pytest.approx(_wilson_by_hand(row.reached, 10))
+
+
+def test_paired_difference_matches_scipy() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.normal(100, 10, size=30)
+    b = a - 2 + rng.normal(0, 5, size=30)
+    result = paired_difference(a, b)
+    assert result["n"] == 30
+    assert (result["mean"], result["low"], result["high"]) == pytest.approx(mean_ci(a - b))
+    assert result["mean"] == pytest.approx(np.mean(a) - np.mean(b))
+    assert result["t_pvalue"] == pytest.approx(stats.ttest_rel(a, b).pvalue, rel=1e-9)
+    assert result["wilcoxon_pvalue"] == pytest.approx(stats.wilcoxon(a, b).pvalue, rel=1e-9)
+    assert result["t_pvalue"] < 0.05  # a true difference of 2 with sd 5 over 30 pairs
+
+
+def test_paired_difference_by_hand() -> None:
+    # differences 1, 2, 3, 4, 6: mean 3.2, sd sqrt(3.7), t = 3.2 / sqrt(3.7 / 5)
+    result = paired_difference([11, 12, 13, 14, 16], [10, 10, 10, 10, 10])
+    t = 3.2 / math.sqrt(3.7 / 5)
+    assert result["mean"] == pytest.approx(3.2)
+    assert result["t_pvalue"] == pytest.approx(2 * stats.t.sf(t, 4), rel=1e-12)
+    assert result["wilcoxon_pvalue"] == pytest.approx(2 / 32)  # all 5 signs positive, exact
+
+
+def test_paired_difference_degenerate_and_bad_input() -> None:
+    same = paired_difference([5, 6, 7], [5, 6, 7])
+    assert same["mean"] == 0 and same["t_pvalue"] == 1.0 and same["wilcoxon_pvalue"] == 1.0
+    assert paired_difference([6, 7, 8], [5, 6, 7])["t_pvalue"] == 0.0
+    with pytest.raises(ValueError, match="equal length, got 3 and 2"):
+        paired_difference([1, 2, 3], [1, 2])
+
+
+def test_summarize() -> None:
+    df = pd.DataFrame(
+        {
+            "score": [1000, 3000, 2000, 6000],
+            "max_tile": [128, 256, 2048, 4096],
+            "moves": [100, 300, 200, 400],
+            "nodes": [1000, 3000, 2000, 4000],
+            "seconds": [0.5, 1.5, 1.0, 2.0],
+        }
+    )
+    s = summarize(df)
+    assert s["games"] == 4
+    assert (s["score_mean"], s["score_low"], s["score_high"]) == pytest.approx(mean_ci(df["score"]))
+    assert s["score_median"] == 2500
+    assert (s["reached_2048"], s["reach_2048"]) == (2, 0.5)
+    assert (s["reached_4096"], s["reached_8192"], s["reached_32768"]) == (1, 0, 0)
+    assert (s["reach_4096_low"], s["reach_4096_high"]) == pytest.approx(_wilson_by_hand(1, 4))
+    assert s["moves_mean"] == 250
+    assert s["moves_per_s"] == pytest.approx(1000 / 5.0)
+    assert s["nodes_per_move"] == pytest.approx(10.0)
+    with pytest.raises(ValueError, match="no games"):
+        summarize(df.iloc[:0])

@@ -1,0 +1,145 @@
+rule table_benchmark:
+    input:
+        games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
+    output:
+        report(
+            multiext("results/tables/benchmark", ".csv", ".md", ".tex"),
+            caption="../report/benchmark.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/table_benchmark.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        entries=config["benchmark"]["entries"],
+    script:
+        "../scripts/table_benchmark.py"
+
+
+rule table_validation:
+    input:
+        games=expand("results/validate/{candidate}.csv", candidate=CANDIDATES),
+    output:
+        report(
+            multiext("results/tables/validation", ".csv", ".md", ".tex"),
+            caption="../report/validation.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/table_validation.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        candidates=CANDIDATES,
+        reference=config["validate"]["reference"],
+    script:
+        "../scripts/table_validation.py"
+
+
+rule table_tuning:
+    input:
+        selected=expand("results/select/{m}/seed{s}.json", m=study.METHODS, s=SEEDS),
+        timings=expand("benchmarks/tune/{m}/seed{s}.tsv", m=study.METHODS, s=SEEDS),
+        validation="results/tables/validation.csv",
+    output:
+        report(
+            multiext("results/tables/tuning", ".csv", ".md", ".tex"),
+            caption="../report/tuning.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/table_tuning.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/table_tuning.py"
+
+
+rule claims:
+    input:
+        benchmark="results/tables/benchmark.csv",
+        games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
+    output:
+        report(
+            "results/tables/claims.md",
+            caption="../report/claims.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/claims.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        entries=config["benchmark"]["entries"],
+    script:
+        "../scripts/claims.py"
+
+
+rule figure_tuning:
+    input:
+        runs=expand("results/tune/nsga2/seed{s}.json", s=SEEDS),
+        selected=expand("results/select/nsga2/seed{s}.json", s=SEEDS),
+        nsga2=expand("results/tune/nsga2/seed{s}_history.csv", s=SEEDS),
+        cem=expand("results/tune/cem/seed{s}_history.csv", s=SEEDS),
+    output:
+        report(
+            multiext("results/figures/pareto_fronts", ".png", ".pdf"),
+            caption="../report/pareto_fronts.rst",
+            category="Tuning",
+        ),
+        report(
+            multiext("results/figures/hypervolume", ".png", ".pdf"),
+            caption="../report/hypervolume.rst",
+            category="Tuning",
+        ),
+        report(
+            multiext("results/figures/cem_progress", ".png", ".pdf"),
+            caption="../report/cem_progress.rst",
+            category="Tuning",
+        ),
+    log:
+        "logs/aggregate/figure_tuning.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/figure_tuning.py"
+
+
+rule figure_results:
+    input:
+        validation="results/tables/validation.csv",
+        validation_games=expand(
+            "results/validate/{candidate}.csv", candidate=CANDIDATES
+        ),
+        benchmark="results/tables/benchmark.csv",
+    output:
+        report(
+            multiext("results/figures/validation_scores", ".png", ".pdf"),
+            caption="../report/validation_scores.rst",
+            category="Validation",
+        ),
+        report(
+            multiext("results/figures/benchmark_reach", ".png", ".pdf"),
+            caption="../report/benchmark_reach.rst",
+            category="Benchmark",
+        ),
+        report(
+            multiext("results/figures/cost_strength", ".png", ".pdf"),
+            caption="../report/cost_strength.rst",
+            category="Benchmark",
+        ),
+    log:
+        "logs/aggregate/figure_results.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        candidates=CANDIDATES,
+    script:
+        "../scripts/figure_results.py"

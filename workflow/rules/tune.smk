@@ -1,0 +1,33 @@
+rule tune:
+    output:
+        result="results/tune/{method}/seed{seed}.json",
+        history="results/tune/{method}/seed{seed}_history.csv",
+    log:
+        "logs/tune/{method}/seed{seed}.log",
+    benchmark:
+        "benchmarks/tune/{method}/seed{seed}.tsv"
+    threads: config["threads"]
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    params:
+        settings=lambda wildcards: config["tune"][wildcards.method],
+        engine=ENGINE,
+    script:
+        "../scripts/tune.py"
+
+
+rule select:
+    input:
+        result="results/tune/{method}/seed{seed}.json",
+    output:
+        selected="results/select/{method}/seed{seed}.json",
+    log:
+        "logs/select/{method}/seed{seed}.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    params:
+        engine=ENGINE,
+    script:
+        "../scripts/select.py"

@@ -1,0 +1,15 @@
+"""Snakemake adapter: validation scores, benchmark reach rates and cost against strength."""
+
+import pandas as pd
+
+from g2048 import figures
+
+sm = snakemake  # noqa: F821
+validation = pd.read_csv(sm.input.validation)
+games = {
+    c: pd.read_csv(p) for c, p in zip(sm.params.candidates, sm.input.validation_games, strict=True)
+}
+figures.save(figures.validation_scores(games, validation), sm.output[0].removesuffix(".png"))
+benchmark = pd.read_csv(sm.input.benchmark)
+figures.save(figures.benchmark_reach(benchmark), sm.output[2].removesuffix(".png"))
+figures.save(figures.cost_strength(benchmark), sm.output[4].removesuffix(".png"))

@@ -1,0 +1,15 @@
+"""Snakemake adapter: Pareto fronts, NSGA-II hypervolume and CEM progress figures."""
+
+import pandas as pd
+
+from g2048 import figures
+from g2048.results import read_json
+
+sm = snakemake  # noqa: F821
+runs = [read_json(p) for p in sm.input.runs]
+selected = [read_json(p) for p in sm.input.selected]
+figures.save(figures.pareto_fronts(runs, selected), sm.output[0].removesuffix(".png"))
+nsga2 = [pd.read_csv(p) for p in sm.input.nsga2]
+figures.save(figures.hypervolume(nsga2), sm.output[2].removesuffix(".png"))
+cem = [pd.read_csv(p) for p in sm.input.cem]
+figures.save(figures.cem_progress(cem), sm.output[4].removesuffix(".png"))

@@ -1,0 +1,13 @@
+"""Snakemake adapter: of one method's tuning seeds, the weights that validated best."""
+
+import pandas as pd
+
+from g2048.results import read_json, write_json
+from g2048.stages import file_log, pick_tuned
+
+sm = snakemake  # noqa: F821
+tuned = pick_tuned(
+    [read_json(p) for p in sm.input.selected], [pd.read_csv(p) for p in sm.input.games]
+)
+write_json(sm.output.tuned, tuned)
+file_log(sm.log[0])(f"picked seed {tuned['seed']}: {tuned['weights']}")

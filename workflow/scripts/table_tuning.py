@@ -1,0 +1,15 @@
+"""Snakemake adapter: the tuning table (selected weights, objectives, wall time)."""
+
+import pandas as pd
+
+from g2048.results import read_json
+from g2048.tables import tuning_table, write_table
+
+sm = snakemake  # noqa: F821
+validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
+runs = []
+for path in sm.input.selected:
+    run = read_json(path)
+    runs.append(run | {"validation_mean_score": validation[f"{run['method']}-s{run['seed']}"]})
+wall = [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in sm.input.timings]
+write_table(tuning_table(runs, wall), sm.output[0].removesuffix(".csv"))

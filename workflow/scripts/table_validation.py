@@ -1,0 +1,9 @@
+"""Snakemake adapter: the validation table (paired against the reference weight set)."""
+
+import pandas as pd
+
+from g2048.tables import validation_table, write_table
+
+sm = snakemake  # noqa: F821
+games = {c: pd.read_csv(p) for c, p in zip(sm.params.candidates, sm.input.games, strict=True)}
+write_table(validation_table(games, sm.params.reference), sm.output[0].removesuffix(".csv"))

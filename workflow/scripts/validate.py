@@ -1,0 +1,18 @@
+"""Snakemake adapter: one weight set plays the validation games at the validation depth."""
+
+from g2048.results import read_json, write_csv
+from g2048.stages import file_log, play_weight_set, validation_seeds
+
+sm = snakemake  # noqa: F821
+log = file_log(sm.log[0])
+if hasattr(sm.input, "selected"):  # a tuned candidate, not a baseline
+    selected = read_json(sm.input.selected)
+    evaluator, weights = selected["evaluator"], selected["weights"]
+else:
+    base = next(b for b in sm.params.baselines if b["name"] == sm.wildcards.candidate)
+    evaluator, weights = base["evaluator"], base.get("weights")
+agent = {"name": "expectimax", "depth": sm.params.depth}
+seeds = validation_seeds(sm.params.study_seed, sm.params.games)
+log(f"validate {sm.wildcards.candidate}: {evaluator} {weights}, {agent}")
+games = play_weight_set(evaluator, weights, agent, seeds, sm.threads, log, sm.wildcards.candidate)
+write_csv(sm.output.games, games)
