@@ -1,4 +1,4 @@
-# Two entry points: `make run` (the study) and `make test` (the whole test suite).
+# Two entry points: `make run` (the study, on all cores) and `make test` (the whole test suite).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -13,7 +13,7 @@ $(BIN)/activate: pyproject.toml
 	touch $@
 
 run: $(BIN)/activate
-	$(BIN)/python -m g2048 bench
+	$(BIN)/snakemake --cores $(CORES)
 
 test: $(BIN)/activate
 	$(BIN)/ruff check .

@@ -41,16 +41,15 @@ def test_fresh_seeds_change_with_the_generation() -> None:
 
 
 @pytest.mark.parametrize(
-    "objective",
+    "make",
     [
-        NSGA2Objective(games=2, study_seed=2),
-        CEMObjective(games=2, study_seed=2, max_moves=100),
+        lambda: NSGA2Objective(games=2, study_seed=2),
+        lambda: CEMObjective(games=2, study_seed=2, max_moves=100),
     ],
     ids=["nsga2", "cem"],
 )
-def test_identical_candidates_get_identical_values(
-    objective: NSGA2Objective | CEMObjective,
-) -> None:
+def test_identical_candidates_get_identical_values(make) -> None:  # noqa: ANN001
+    objective = make()
     d = len(objective.evaluator.features)
     X = box_points(3, d, seed=3)
     X[2] = X[0]

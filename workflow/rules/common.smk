@@ -1,8 +1,10 @@
+from pathlib import Path
+
 import g2048
 from g2048 import study
 
 # Fails before any job runs, with a message naming the key.
-study.validate_config(config)
+study.validate_config(config, study.load_schema(Path(workflow.basedir) / "config/schema.yaml"))
 
 # Changing the package's code re-runs every job that depends on it.
 ENGINE = g2048.source_digest()

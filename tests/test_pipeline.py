@@ -1,0 +1,159 @@
+"""End to end: the smoke study through `snakemake` in a subprocess, its outputs' content,
+byte-identical results across core counts and after a run killed mid-job, and a bad config
+rejected before any job with the key named."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from PIL import Image
+
+from g2048.claims import CLAIMS
+
+ROOT = Path(__file__).resolve().parent.parent
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+TIMING_COLUMNS = {"seconds", "ms_per_move", "wall_seconds"}
+
+
+def workdir(base: Path) -> Path:
+    """A copy of the workflow (not its results) to run in."""
+    base.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "config", "workflow", "profiles"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, base / name)
+    return base
+
+
+def snakemake(where: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [SNAKEMAKE, "--configfile", "config/smoke.yaml", *args],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = workdir(tmp_path_factory.mktemp("smoke"))
+    run = snakemake(where, "--cores", "2")
+    assert run.returncode == 0, run.stderr[-4000:]
+    return where
+
+
+def table(where: Path, name: str) -> pd.DataFrame:
+    return pd.read_csv(where / "results" / "tables" / f"{name}.csv")
+
+
+def test_benchmark_table_has_every_entry_with_sane_values(smoke: Path) -> None:
+    df = table(smoke, "benchmark")
+    config_games = {"random": 8, "greedy": 8, "expectimax-d3": 4}
+    assert len(df) == 9
+    for name, games in config_games.items():
+        assert df.set_index("name").loc[name, "games"] == games
+    assert (df.score_low <= df.score_mean).all() and (df.score_mean <= df.score_high).all()
+    rates = df.filter(regex=r"^reach_\d+(_low|_high)?$")
+    assert ((rates >= 0) & (rates <= 1)).all().all()
+    assert (df.ms_per_move > 0).all()
+
+
+def test_benchmark_orders_random_greedy_expectimax(smoke: Path) -> None:
+    score = table(smoke, "benchmark").set_index("name").score_mean
+    assert score["random"] < score["greedy"] < score["expectimax-d3"]
+
+
+def test_validation_compares_every_weight_set_with_the_reference(smoke: Path) -> None:
+    df = table(smoke, "validation").set_index("name")
+    assert list(df.index) == [
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "hand-classic4", "equal-nsga4", "nneonneo",
+    ]  # fmt: skip
+    assert (df.games == 6).all()
+    assert df.loc["hand-classic4", "diff_vs_reference"] == 0
+    assert df.loc["hand-classic4", "t_pvalue"] == 1
+
+
+def test_tuning_table_has_one_row_per_method_and_seed(smoke: Path) -> None:
+    df = table(smoke, "tuning")
+    assert sorted(zip(df.method, df.seed, strict=True)) == [
+        ("cem", 1), ("cem", 2), ("nsga2", 1), ("nsga2", 2),
+    ]  # fmt: skip
+    assert (df.wall_seconds > 0).all()
+
+
+def test_claims_table_lists_every_claim_with_a_verdict(smoke: Path) -> None:
+    text = (smoke / "results" / "tables" / "claims.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| seed")]
+    assert len(rows) == len(CLAIMS)
+    verdicts = ("| held |", "| did not hold |", "| not comparable |")
+    assert all(sum(v in " ".join(r.split()) for v in verdicts) == 1 for r in rows)
+
+
+def test_figures_are_valid_images(smoke: Path) -> None:
+    figures = sorted((smoke / "results" / "figures").glob("*.png"))
+    assert len(figures) == 6
+    for path in figures:
+        with Image.open(path) as image:
+            image.verify()
+        assert (path.with_suffix(".pdf")).read_bytes().startswith(b"%PDF")
+
+
+def result_files(where: Path) -> dict[str, object]:
+    """Every CSV and JSON under results/, timing columns dropped."""
+    out: dict[str, object] = {}
+    for path in sorted((where / "results").rglob("*")):
+        key = str(path.relative_to(where))
+        if path.suffix == ".csv":
+            df = pd.read_csv(path)
+            out[key] = df.drop(columns=[c for c in df.columns if c in TIMING_COLUMNS])
+        elif path.suffix == ".json":
+            out[key] = path.read_bytes()
+    return out
+
+
+def assert_same_results(a: Path, b: Path) -> None:
+    first, second = result_files(a), result_files(b)
+    assert first.keys() == second.keys()
+    for key, value in first.items():
+        if isinstance(value, pd.DataFrame):
+            pd.testing.assert_frame_equal(value, second[key], check_exact=True, obj=key)
+        else:
+            assert value == second[key], key
+
+
+def test_one_core_after_a_kill_gives_identical_results(smoke: Path, tmp_path: Path) -> None:
+    """Run on 1 core, SIGKILL it mid-job, unlock, rerun: the same results as on 2 cores."""
+    where = workdir(tmp_path / "killed")
+    proc = subprocess.Popen(
+        [SNAKEMAKE, "--configfile", "config/smoke.yaml", "--cores", "1"],
+        cwd=where,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.time() + 600
+    while not list((where / "results").glob("validate/*.csv")) and time.time() < deadline:
+        time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert list((where / "results").glob("validate/*.csv")), "the run never got to validation"
+    assert snakemake(where, "--unlock").returncode == 0
+    rerun = snakemake(where, "--cores", "1")
+    assert rerun.returncode == 0, rerun.stderr[-4000:]
+    assert_same_results(smoke, where)
+
+
+def test_an_invalid_config_fails_before_any_job_naming_the_key(tmp_path: Path) -> None:
+    where = workdir(tmp_path / "bad")
+    config = (where / "config" / "smoke.yaml").read_text()
+    (where / "config" / "smoke.yaml").write_text(config.replace("games: 6", "games: -6"))
+    run = snakemake(where, "--cores", "1")
+    assert run.returncode != 0
+    assert "config key validate.games" in run.stderr + run.stdout
+    assert not (where / "results").exists()

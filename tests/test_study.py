@@ -1,0 +1,85 @@
+"""The study configuration: the shipped configs validate, bad values fail naming the key."""
+
+import copy
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from g2048.study import ConfigError, shard_range, validate_config, validation_candidates
+
+CONFIGS = Path(__file__).resolve().parent.parent / "config"
+
+
+def smoke() -> dict:
+    return yaml.safe_load((CONFIGS / "smoke.yaml").read_text())
+
+
+@pytest.mark.parametrize("name", ["smoke.yaml", "config.yaml"])
+def test_shipped_configs_are_valid(name: str) -> None:
+    validate_config(yaml.safe_load((CONFIGS / name).read_text()))
+
+
+def test_defaults_are_filled_in() -> None:
+    config = smoke()
+    del config["tune"]["nsga2"]["fresh_seeds"]
+    validate_config(config)
+    assert config["tune"]["nsga2"]["fresh_seeds"] is False
+    assert config["benchmark"]["entries"][0]["max_moves"] == 0
+
+
+def broken(edit) -> dict:  # noqa: ANN001
+    config = copy.deepcopy(smoke())
+    edit(config)
+    return config
+
+
+@pytest.mark.parametrize(
+    ("edit", "key"),
+    [
+        (lambda c: c.update(trheads=2), "(top level)"),
+        (lambda c: c["benchmark"]["entries"][0].update(games=-5), "benchmark.entries[0].games"),
+        (lambda c: c["benchmark"]["entries"][1]["agent"].update(name="minimax"),
+         "benchmark.entries[1].agent.name"),
+        (lambda c: c["benchmark"]["entries"][2]["agent"].update(depth=0),
+         "benchmark.entries[2].agent.depth"),
+        (lambda c: c["benchmark"]["entries"][0].update(evaluator="magic"),
+         "benchmark.entries[0].evaluator"),
+        (lambda c: c["tune"].update(seeds=[]), "tune.seeds"),
+        (lambda c: c["tune"]["nsga2"].update(pop_size=7), "tune.nsga2.pop_size"),
+        (lambda c: c["validate"].update(reference="nobody"), "validate.reference"),
+        (lambda c: c["validate"]["baselines"][0].update(weights=[1.0, 2.0]),
+         "validate.baselines[0].weights"),
+        (lambda c: c["benchmark"]["entries"][0].update(name="greedy"),
+         "benchmark.entries[1].name"),
+        (lambda c: c["benchmark"]["entries"][5].update(evaluator="ovolve"),
+         "benchmark.entries[5].evaluator"),
+        (lambda c: c["benchmark"]["entries"][6].update(weights="tuned:nsga2"),
+         "benchmark.entries[6].weights"),
+        (lambda c: c.update(threads=0), "threads"),
+    ],
+)  # fmt: skip
+def test_a_bad_value_fails_naming_its_key(edit, key: str) -> None:  # noqa: ANN001
+    with pytest.raises(ConfigError, match=re.escape(f"config key {key}:")):
+        validate_config(broken(edit))
+
+
+@given(st.integers(1, 500), st.integers(1, 20))
+def test_shards_cover_every_game_once(games: int, shards: int) -> None:
+    if shards > games:
+        return
+    covered = []
+    for shard in range(shards):
+        start, count = shard_range(games, shards, shard)
+        covered.extend(range(start, start + count))
+    assert covered == list(range(games))
+
+
+def test_candidates_are_tuned_runs_then_baselines() -> None:
+    config = validate_config(smoke())
+    assert validation_candidates(config) == [
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "hand-classic4", "equal-nsga4", "nneonneo",
+    ]  # fmt: skip
