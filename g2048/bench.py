@@ -65,12 +65,12 @@ def search_figures(
 ) -> dict[str, float]:
     """Expectimax game moves per second (1 thread) with the nneonneo evaluator, cutoff 1e-4 and
     the transposition table, over the first max_moves moves of fixed games, per depth."""
-    figures = {}
+    figures: dict[str, float] = {}
     for depth in depths:
         agent = AgentConfig("expectimax", depth=depth, cutoff=1e-4, table_bits=16)
         seeds = game_seeds(0, "bench-search", games)
         play_games(agent, seeds[:1], max_moves=2)  # compile or load before timing
         df = play_games(agent, seeds, max_moves=max_moves)
-        figures[f"expectimax_d{depth}_moves_per_s"] = df.moves.sum() / df.seconds.sum()
+        figures[f"expectimax_d{depth}_moves_per_s"] = float(df.moves.sum() / df.seconds.sum())
         figures[f"expectimax_d{depth}_mean_score"] = float(df.score.mean())
     return figures

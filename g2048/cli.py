@@ -16,7 +16,7 @@ import numpy as np
 
 from g2048.agents import AGENTS, AgentConfig
 from g2048.agents.rollout import POLICIES
-from g2048.bench import engine_figures
+from g2048.bench import engine_figures, search_figures
 from g2048.evaluators import EVALUATORS
 from g2048.play import evaluator_rows, play_games
 from g2048.rng import game_seeds
@@ -26,6 +26,8 @@ from g2048.watch import CLEAR, positions, render
 
 def _bench(args: argparse.Namespace) -> int:
     figures = engine_figures(seconds=args.seconds)
+    if not args.engine_only:
+        figures |= search_figures()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -41,6 +43,14 @@ def _bench(args: argparse.Namespace) -> int:
             f"{figures['reference_moves_per_s'] / 1e3:.1f} k moves/s",
         ),
         ("numba engine / reference", f"{figures['speedup_vs_reference']:.0f}x"),
+    ]
+    rows += [
+        (
+            f"expectimax depth {d}, nneonneo, cutoff 1e-4, table on, 1 thread",
+            f"{figures[f'expectimax_d{d}_moves_per_s'] / 1e3:.1f} k moves/s",
+        )
+        for d in (3, 5)
+        if f"expectimax_d{d}_moves_per_s" in figures
     ]
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
@@ -225,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument(
         "--seconds", type=_positive_float, default=1.0, help="time per figure (default 1)"
+    )
+    bench.add_argument(
+        "--engine-only", action="store_true", help="skip the expectimax search figures"
     )
     bench.set_defaults(func=_bench)
     agent_options = _agent_options()

@@ -3,6 +3,7 @@ and weight sets that the Snakemake rules are made of."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -80,8 +81,8 @@ def _check_semantics(config: dict) -> None:
     for i, name in enumerate(names):
         if names.index(name) != i:
             _fail(f"validate.baselines[{i}].name", f"duplicate name {name!r}")
-        if name.startswith(METHODS):
-            _fail(f"validate.baselines[{i}].name", "names starting with a method are reserved")
+        if re.fullmatch(r"(nsga2|cem)-s\d+", name):
+            _fail(f"validate.baselines[{i}].name", "names like cem-s1 are the tuned weight sets'")
     for i, base in enumerate(config["validate"]["baselines"]):
         if "weights" in base:
             _check_weights(f"validate.baselines[{i}].weights", base["evaluator"], base["weights"])

@@ -18,7 +18,7 @@ def smoke() -> dict:
     return yaml.safe_load((CONFIGS / "smoke.yaml").read_text())
 
 
-@pytest.mark.parametrize("name", ["smoke.yaml", "config.yaml"])
+@pytest.mark.parametrize("name", ["smoke.yaml", "config.yaml", "paper.yaml"])
 def test_shipped_configs_are_valid(name: str) -> None:
     validate_config(yaml.safe_load((CONFIGS / name).read_text()))
 
