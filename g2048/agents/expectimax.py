@@ -12,11 +12,14 @@ rollouts: merge_potential(leaf) + mean rollout gain, which is the expected final
 the score already made and the 4 points of each 4 spawned along the search path (the same in
 expectation below every move of a max node at fixed depth, so decisions do not change).
 
-The tree is walked with an explicit stack, not recursion: a numba call costs several ns per
-array argument, and numba's cache mishandles self-recursive functions that call into other
-modules. Shared state travels as tuples: `ev` = (evaluator kind, weights, table); `mc` =
-(rollouts, policy, step cap, rng state), rollouts 0 = static evaluation; `tt` = (keys, values)
-(see new_table). `stats` counts nodes visited [0] and table hits [1].
+Speed notes (numba): the tree is walked with an explicit stack, not recursion, because numba's
+cache mishandles self-recursive functions that call into other modules. Shared state travels as
+tuples: `ev` = (evaluator kind, weights, table); `mc` = (rollouts, policy, step cap, rng state),
+rollouts 0 = static evaluation; `tt` = (keys, values) (see new_table). They are unpacked once
+per subtree and every leaf is valued by a direct call: an inlined helper taking an array (or a
+tuple holding one) costs two atomic reference-count calls per use around a call that may raise,
+more than the evaluation itself. `stats` counts search nodes visited (every board the search
+generates: root, chance and move nodes, leaves) [0] and table hits [1].
 """
 
 from __future__ import annotations
@@ -30,9 +33,13 @@ from g2048.evaluators import evaluate
 from g2048.rng import mix64
 
 NEG_INF = -np.inf
-# Columns of the stack frames: boards (uint64), counters (int64), reals (float64).
-_BOARD, _CELLS, _CELL = range(3)
-_REMAINING, _NEXT, _EMPTIES, _SLOT, _CHANCE = range(5)
+TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
+# Columns of the stack frames: boards (uint64), counters (int64), reals (float64). Frame k
+# holds the node k plies below the subtree's root: a chance node for even k, a move node for
+# odd k. A chance frame's _NEXT is 0 before the 2 in its lowest unspawned cell, 1 before the 4
+# (the cell leaves _CELLS then); a move frame's is the next direction to try.
+_BOARD, _CELLS = range(2)
+_NEXT, _SLOT, _EMPTIES = range(3)
 _PROB, _ACC, _TWO = range(3)
 
 
@@ -46,166 +53,95 @@ def new_table(log2_size: int) -> tuple[np.ndarray, np.ndarray]:
     return keys, np.zeros(size, dtype=np.float64)
 
 
-@njit(cache=True, inline="always")
-def _leaf(b, spawn_pending, ev, mc) -> float:  # noqa: ANN001
-    """Static value of a leaf: the evaluator's, or rollouts' when mc asks for them."""
-    if mc[0] > 0:
-        return merge_potential(b) + mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3])
-    return evaluate(ev[0], b, ev[1], ev[2])
-
-
-@njit(cache=True, inline="always")
-def _max_of_leaves(b, ev, mc, stats) -> float:  # noqa: ANN001
-    """A max node with one ply left: the best leaf among its moves (a dead board's own value)."""
-    best = NEG_INF
-    for d in range(4):
-        after = shift(b, d)
-        if after != b:
-            stats[0] += 1
-            best = max(best, _leaf(after, True, ev, mc))
-    return _leaf(b, False, ev, mc) if best == NEG_INF else best
-
-
-@njit(cache=True, inline="always")
-def _chance_of_leaves(b, ev, mc, stats) -> float:  # noqa: ANN001
-    """A chance node with one ply left: the expected leaf over every spawn."""
-    n = count_empty(b)
-    stats[0] += 2 * n
-    total = 0.0
-    cells = empty_mask(b)
-    while cells:
-        cell = cells & (~cells + np.uint64(1))
-        cells ^= cell
-        two = _leaf(b | cell, False, ev, mc)
-        total += 0.9 * two + 0.1 * _leaf(b | (cell << np.uint64(1)), False, ev, mc)
-    return total / n
-
-
 @njit(cache=True)
-def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats) -> float:  # noqa: ANN001
-    """Value of the chance node b (a board just after a root move) with `remaining` plies."""
-    stats[0] += 1
-    if remaining == 0:
-        return _leaf(b, True, ev, mc)
-    if remaining == 1:
-        return _chance_of_leaves(b, ev, mc, stats)
-    keys, table = tt
-    use_tt = table.size > 1
-    mask = np.uint64(table.size - 1)
-    boards = np.zeros((remaining + 1, 3), dtype=np.uint64)
-    ints = np.zeros((remaining + 1, 5), dtype=np.int64)
-    reals = np.zeros((remaining + 1, 3))
-    # push the root chance node
-    boards[0, _BOARD] = b
-    boards[0, _CELLS] = empty_mask(b)
-    ints[0, _REMAINING] = remaining
-    ints[0, _EMPTIES] = count_empty(b)
-    ints[0, _SLOT] = -1
-    ints[0, _CHANCE] = 1
-    reals[0, _PROB] = 1.0
-    top = 0
+def _rollout_value(b, spawn_pending, mc) -> float:  # noqa: ANN001
+    """A hybrid leaf's value: merge_potential(b) + the mean gain of mc's rollouts from b."""
+    return merge_potential(b) + mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3])
+
+
+@njit(cache=True, error_model="numpy")
+def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  # noqa: ANN001
+    """Value of the chance node b (a board just after a root move) with `remaining` plies.
+
+    `frames` = (boards, ints, reals), scratch stack arrays of at least `remaining` rows. Each
+    pass of the loop values one node (`child`: the root first) if it is a leaf, a node one ply
+    above the leaves or cached, or pushes a frame for it; then folds the value into the frames
+    above it and generates the next child. (error_model="numpy": no zero check on the divisions
+    by a chance node's empty-cell count, which is never 0.)
+    """
+    kind, weights, table = ev
+    rollouts = mc[0]
+    keys, cached = tt
+    boards, ints, reals = frames
+    mask = np.uint64(cached.size - 1)  # 0: no table
+    nodes = 0
+    hits = 0
+    top = -1  # the frame of the child's parent
+    child, child_rem, child_chance, child_prob = b, remaining, True, 1.0
     while True:
-        # the next child of the top frame, or its value when it has none left
-        node = boards[top, _BOARD]
-        rem = ints[top, _REMAINING]
-        chance = ints[top, _CHANCE] == 1
-        child = node
-        prob = reals[top, _PROB]
-        done = False
-        if chance:
-            n = ints[top, _EMPTIES]
-            if ints[top, _NEXT] == 0:  # next: a 2 in the next empty cell
-                cells = boards[top, _CELLS]
-                if cells == 0:
-                    done = True
-                else:
-                    cell = cells & (~cells + np.uint64(1))
-                    boards[top, _CELLS] = cells ^ cell
-                    boards[top, _CELL] = cell
-                    child = node | cell
-                    prob = prob * 0.9 / n
-            else:  # next: a 4 in the same cell
-                child = node | (boards[top, _CELL] << np.uint64(1))
-                prob = prob * 0.1 / n
-        else:
-            d = ints[top, _NEXT]
-            while d < 4:
-                child = shift(node, d)
-                d += 1
-                if child != node:
-                    break
-            ints[top, _NEXT] = d
-            done = child == node
-        if done:
-            if chance:
-                value = reals[top, _ACC] / ints[top, _EMPTIES]
-                slot = ints[top, _SLOT]
-                if slot >= 0:
-                    keys[2 * slot] = node
-                    keys[2 * slot + 1] = np.uint64((stamp << 8) | rem)
-                    table[slot] = value
+        nodes += 1
+        known = True
+        value = 0.0
+        slot = -1
+        if child_rem == 0 or (child_chance and child_prob < cutoff):
+            if rollouts:
+                value = _rollout_value(child, child_chance, mc)
             else:
-                value = reals[top, _ACC]
-                if value == NEG_INF:  # no legal move: a dead board
-                    value = _leaf(node, False, ev, mc)
-            if top == 0:
-                return value
-            top -= 1
+                value = evaluate(kind, child, weights, table)
+        elif child_rem == 1 and child_chance:  # the expected leaf over every spawn
+            n = count_empty(child)
+            nodes += 2 * n
+            total = 0.0
+            cells = empty_mask(child)
+            while cells:
+                cell = cells & (~cells + np.uint64(1))
+                cells ^= cell
+                for four in range(2):
+                    spawned = child | (cell << np.uint64(four))
+                    if rollouts:
+                        leaf = _rollout_value(spawned, False, mc)
+                    else:
+                        leaf = evaluate(kind, spawned, weights, table)
+                    if four:
+                        total += TWO_PROB * value + FOUR_PROB * leaf
+                    else:
+                        value = leaf
+            value = total / n
+        elif child_rem == 1:  # the best leaf among the moves (NEG_INF if none: dead)
+            value = NEG_INF
+            for d in range(4):
+                after = shift(child, d)
+                if after != child:
+                    nodes += 1
+                    if rollouts:
+                        leaf = _rollout_value(after, True, mc)
+                    else:
+                        leaf = evaluate(kind, after, weights, table)
+                    value = max(value, leaf)
+        elif child_chance and mask:
+            slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
+            tag = np.uint64((stamp << 8) | child_rem)
+            if keys[2 * slot] == child and keys[2 * slot + 1] == tag:
+                hits += 1
+                value = cached[slot]
+            else:
+                known = False
         else:
-            # value the child now if it is a leaf or cached; otherwise push it
-            stats[0] += 1
-            child_rem = rem - 1
-            child_chance = not chance
             known = False
-            value = 0.0
-            slot = -1
-            if child_rem == 0 or (child_chance and prob < cutoff):
-                value = _leaf(child, child_chance, ev, mc)
-                known = True
-            elif child_rem == 1:  # the bottom two plies without stack frames: most nodes
-                if child_chance:
-                    value = _chance_of_leaves(child, ev, mc, stats)
-                else:
-                    value = _max_of_leaves(child, ev, mc, stats)
-                known = True
-            elif child_chance and use_tt:
-                slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
-                tag = np.uint64((stamp << 8) | child_rem)
-                if keys[2 * slot] == child and keys[2 * slot + 1] == tag:
-                    stats[1] += 1
-                    value = table[slot]
-                    known = True
-            if not known:
-                top += 1
-                boards[top, _BOARD] = child
-                boards[top, _CELLS] = empty_mask(child) if child_chance else np.uint64(0)
-                ints[top, _REMAINING] = child_rem
-                ints[top, _NEXT] = 0
-                ints[top, _EMPTIES] = count_empty(child)
-                ints[top, _SLOT] = slot
-                ints[top, _CHANCE] = 1 if child_chance else 0
-                reals[top, _PROB] = prob
-                reals[top, _ACC] = 0.0 if child_chance else NEG_INF
-                continue
-        # fold `value` into the frame now on top
-        if ints[top, _CHANCE] == 1:
-            if ints[top, _NEXT] == 0:
-                reals[top, _TWO] = value
-                ints[top, _NEXT] = 1
-            else:
-                reals[top, _ACC] += 0.9 * reals[top, _TWO] + 0.1 * value
-                ints[top, _NEXT] = 0
-        else:
-            reals[top, _ACC] = max(reals[top, _ACC], value)
-
-
-@njit(cache=True)
-def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # noqa: ANN001
-    """Expectimax value of each direction from root board b (-inf for an illegal move)."""
-    values = np.full(4, NEG_INF)
-    stats[0] += 1
-    for d in range(4):
-        after = shift(b, d)
-        if after != b:
-            values[d] = _subtree(after, depth - 1, ev, mc, cutoff, tt, stamp, stats)
-    return values
+        if not known:  # push the child's frame
+            top += 1
+            boards[top, _BOARD] = child
+            boards[top, _CELLS] = empty_mask(child)
+            ints[top, _NEXT] = 0
+            ints[top, _SLOT] = slot
+            ints[top, _EMPTIES] = count_empty(child)
+            reals[top, _PROB] = child_prob
+            reals[top, _ACC] = 0.0 if child_chance else NEG_INF
+        # fold the value into the frames above and find the next child to value
+        while True:
+            node = boards[top, _BOARD]
+            chance = top % 2 == 0
+            if known:
+                if value == NEG_INF and not chance and ...:
+                    pass
+            break

@@ -34,6 +34,7 @@ from g2048.evaluators.lines import (
     field,
     grid_ranks,
     line_sums,
+    no_table,
     pack,
     roughness,
     row_sum,
@@ -97,9 +98,7 @@ LINE_FEATURES = _line_features()
 PACKED = pack(LINE_FEATURES + np.array([0, MONO_OFFSET, MONO_OFFSET, 0, 0]))
 
 
-def prepare(weights: np.ndarray) -> np.ndarray:
-    """Unused: `value` reads the packed line table."""
-    return np.zeros(1)
+prepare = no_table  # `value` reads the packed line table
 
 
 def features(board: int) -> np.ndarray:

@@ -28,6 +28,7 @@ from g2048.evaluators.lines import (
     grid_ranks,
     in_corner,
     line_sums,
+    no_table,
     pack,
     roughness,
     row_col_sums,
@@ -59,9 +60,7 @@ LINE_FEATURES = _line_features()
 PACKED = pack(LINE_FEATURES)
 
 
-def prepare(weights: np.ndarray) -> np.ndarray:
-    """Unused: `value` reads the packed line table."""
-    return np.zeros(1)
+prepare = no_table  # `value` reads the packed line table
 
 
 def features(board: int) -> np.ndarray:

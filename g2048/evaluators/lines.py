@@ -135,3 +135,8 @@ def grid_ranks(board: int) -> np.ndarray:
     """Python side: the 4x4 grid of ranks (0 = empty), row 0 on top."""
     b = int(board)
     return np.array([(b >> (4 * i)) & 0xF for i in range(16)], dtype=np.int64).reshape(4, 4)
+
+
+def no_table(weights: np.ndarray) -> np.ndarray:
+    """`prepare` of an evaluator whose `value` needs no weight-dependent table."""
+    return np.zeros(1)

@@ -33,6 +33,7 @@ from g2048.evaluators.lines import (
     grid_ranks,
     in_corner,
     line_sums,
+    no_table,
     pack,
     row_col_sums,
     top_rank,
@@ -78,9 +79,7 @@ def monotonicity(drops_h: float, rises_h: float, drops_v: float, rises_v: float)
     return (abs(drops_h - rises_h) + abs(drops_v - rises_v)) / total
 
 
-def prepare(weights: np.ndarray) -> np.ndarray:
-    """Unused: `value` reads the packed line table."""
-    return np.zeros(1)
+prepare = no_table  # `value` reads the packed line table
 
 
 def features(board: int) -> np.ndarray:
