@@ -1,0 +1,160 @@
+"""What the aggregate stage computes: selection, summary tables, claims, result files."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from g2048.claims import CLAIMS, Claim, claims_table, verdict
+from g2048.results import read_json, write_json
+from g2048.selection import select_balanced, switching_rows
+from g2048.stages import pick_tuned, select
+from g2048.tables import (
+    benchmark_table,
+    describe_agent,
+    moves_gain,
+    summary_row,
+    validation_table,
+    write_table,
+)
+
+
+def games(scores: list[int], tiles: list[int], seeds: list[int] | None = None) -> pd.DataFrame:
+    n = len(scores)
+    return pd.DataFrame(
+        {
+            "game": range(n),
+            "seed": seeds or list(range(n)),
+            "score": scores,
+            "max_tile": tiles,
+            "moves": [100 + 10 * i for i in range(n)],
+            "empty_mean": [5.0] * n,
+            "nodes": [1000] * n,
+            "overflow": [False] * n,
+            "seconds": [0.5] * n,
+        }
+    )
+
+
+def test_balanced_point_is_nearest_the_ideal_after_scaling() -> None:
+    # objective 0 spans 0..1000, objective 1 spans 0..1: unscaled, the first would dominate
+    F = np.array([[1000.0, 0.0], [600.0, 0.7], [0.0, 1.0]])
+    assert select_balanced(F) == 1
+
+
+def test_switching_rows_take_the_extremes_of_empty_and_corner_weights() -> None:
+    # nsga4 features: monotonicity, empty, merges, corner
+    X = np.array([[0.25, 0.25, 0.25, 0.25], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.1, 0.7]])
+    F = np.array([[10.0, 10.0], [12.0, 1.0], [1.0, 12.0]])
+    rows = switching_rows("nsga4", X, F)
+    np.testing.assert_array_equal(rows, X[[0, 1, 2]])
+
+
+def test_summary_row_counts_reach_rates_and_cost() -> None:
+    row = summary_row(games([1000, 3000, 5000, 7000], [512, 2048, 4096, 8192]))
+    assert row["games"] == 4
+    assert row["score_mean"] == 4000 and row["score_median"] == 4000
+    assert row["reach_2048"] == 0.75 and row["reach_4096"] == 0.5 and row["reach_8192"] == 0.25
+    assert row["reach_2048_low"] < 0.75 < row["reach_2048_high"]
+    assert row["ms_per_move"] == pytest.approx(1000 * 2.0 / (100 + 110 + 120 + 130))
+    assert row["max_tile_median"] == 3072
+
+
+def test_validation_table_pairs_every_set_with_the_reference() -> None:
+    base = games([100, 200, 300], [256, 256, 256])
+    better = games([150, 260, 330], [256, 512, 512])
+    table = validation_table({"base": base, "better": better}, "base").set_index("name")
+    assert table.loc["base", "diff_vs_reference"] == 0
+    assert table.loc["better", "diff_vs_reference"] == pytest.approx(140 / 3)
+
+
+def test_validation_table_refuses_unpaired_games() -> None:
+    base = games([100, 200], [256, 256], seeds=[1, 2])
+    other = games([100, 200], [256, 256], seeds=[1, 3])
+    with pytest.raises(ValueError, match="seeds"):
+        validation_table({"base": base, "other": other}, "base")
+
+
+def test_benchmark_table_keeps_config_order_and_labels() -> None:
+    entries = [
+        {"name": "b", "agent": {"name": "greedy"}, "evaluator": "ovolve", "games": 2},
+        {"name": "a", "agent": {"name": "expectimax", "depth": 5, "cutoff": 1e-4},
+         "evaluator": "nsga4", "weights": "tuned:nsga2", "games": 2},
+    ]  # fmt: skip
+    table = benchmark_table({"a": games([1, 2], [2, 4]), "b": games([3, 4], [8, 16])}, entries)
+    assert list(table.name) == ["b", "a"]
+    assert table.loc[1, "agent"] == "expectimax d5 cutoff 0.0001"
+    assert table.loc[1, "weights"] == "tuned:nsga2" and table.loc[0, "weights"] == "defaults"
+
+
+def test_describe_agent_names_the_rollout_settings() -> None:
+    agent = {"name": "hybrid", "depth": 3, "rollouts": 50, "step_cap": 10}
+    assert describe_agent(agent) == "hybrid d3 50 rollouts cap 10"
+
+
+def test_write_table_writes_csv_markdown_and_latex(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame({"name": ["x_y"], "value": [1.23456]})
+    write_table(df, tmp_path / "t")
+    assert pd.read_csv(tmp_path / "t.csv").value[0] == 1.23456
+    assert "1.23" in (tmp_path / "t.md").read_text()
+    assert r"x\_y" in (tmp_path / "t.tex").read_text()
+
+
+def test_moves_gain_is_relative_to_the_baseline() -> None:
+    base = games([1, 2, 3], [2, 2, 2])
+    longer = base.assign(moves=base.moves * 1.2)
+    gain, low, high = moves_gain(longer, base)
+    assert gain == pytest.approx(0.2)
+    assert low <= gain <= high
+
+
+def test_a_claim_holds_when_the_intervals_overlap() -> None:
+    claim = Claim("s", "t", "e", "score_mean", 900.0, 1100.0)
+    assert verdict(1050.0, 1300.0, claim) == "held"
+    assert verdict(1200.0, 1300.0, claim) == "did not hold"
+    assert verdict(100.0, 899.0, claim) == "did not hold"
+
+
+def test_claims_table_marks_missing_and_noted_rows() -> None:
+    table = pd.DataFrame(
+        [{"name": "random", "score_mean": 1000.0, "score_low": 900.0, "score_high": 1100.0,
+          "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01}]
+    )  # fmt: skip
+    out = claims_table(table, notes={"greedy": "other settings"}).set_index("claim")
+    assert len(out) == len(CLAIMS)
+    assert out.loc["random: mean score ~1,200", "verdict"] == "held"
+    assert out.loc["greedy (1 ply): mean score ~5,000", "verdict"] == "not comparable"
+
+
+def test_json_results_are_canonical(tmp_path) -> None:  # noqa: ANN001
+    data = {"b": np.array([1.5, 2.0]), "a": np.int64(3)}
+    write_json(tmp_path / "x.json", data)
+    text = (tmp_path / "x.json").read_text()
+    assert json.loads(text) == {"a": 3, "b": [1.5, 2.0]}
+    assert text.index('"a"') < text.index('"b"')
+    assert read_json(tmp_path / "x.json")["a"] == 3
+
+
+def test_select_takes_the_balanced_front_point_and_cem_mean() -> None:
+    tuned = {
+        "method": "nsga2",
+        "seed": 1,
+        "settings": {"evaluator": "nsga4"},
+        "X": [[0.25] * 4, [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.1, 0.7], [0.4, 0.2, 0.2, 0.2]],
+        "F": [[10, 10, 10, 10], [12, 1, 12, 1], [1, 12, 1, 12], [0, 0, 0, 0]],
+        "front": [0, 1, 2],
+    }
+    out = select(tuned)
+    assert out["weights"].tolist() == [0.25] * 4
+    assert out["switching"].shape == (3, 4)
+    cem = {"method": "cem", "seed": 2, "settings": {"evaluator": "cem8"}, "mean": [1.0] * 8}
+    assert select(cem)["weights"] == [1.0] * 8
+
+
+def test_pick_tuned_takes_the_best_validated_set() -> None:
+    selected = [{"seed": 1}, {"seed": 2}, {"seed": 3}]
+    frames = [games([1, 1], [2, 2]), games([5, 5], [2, 2]), games([3, 3], [2, 2])]
+    picked = pick_tuned(selected, frames)
+    assert picked["seed"] == 2
+    assert picked["validation_mean_scores"] == [1.0, 5.0, 3.0]
