@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench docs clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,5 +27,15 @@ lint: $(BIN)/activate
 bench: $(BIN)/activate
 	$(BIN)/python -m g2048 bench
 
+# Copy a finished study's summary tables and key figures to docs/ (committed, shown in README).
+docs:
+	mkdir -p docs/tables docs/figures
+	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
+	   results/tables/claims.md docs/tables/
+	cp results/figures/cost_strength.png results/figures/benchmark_reach.png \
+	   results/figures/pareto_fronts.png results/figures/validation_scores.png \
+	   results/figures/hypervolume.png results/figures/cem_progress.png docs/figures/
+
 clean:
 	rm -rf $(VENV) .snakemake results logs benchmarks
+	rm -rf $${XDG_CACHE_HOME:-$$HOME/.cache}/g2048  # compiled numba code, one folder per source version

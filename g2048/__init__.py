@@ -15,13 +15,14 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
-def source_digest(numba_only: bool = False) -> str:
-    """A short digest of the package's Python sources (numba_only: of those using numba)."""
+def source_digest(numba_only: bool = False, exclude: tuple[str, ...] = ()) -> str:
+    """A short digest of the package's Python sources: all of them, those using numba, or all
+    but the `exclude`d files (paths relative to the package, e.g. "figures.py")."""
     h = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
-        if numba_only and b"numba" not in text:
+        if (numba_only and b"numba" not in text) or path.relative_to(root).as_posix() in exclude:
             continue
         h.update(path.relative_to(root).as_posix().encode())
         h.update(text)

@@ -86,7 +86,7 @@ def _reach_bars(ax: plt.Axes, table: pd.DataFrame) -> None:
     x = np.arange(len(table))
     for k, tile in enumerate(REACH):
         rate = table[f"reach_{tile}"].to_numpy()
-        err = [rate - table[f"reach_{tile}_low"], table[f"reach_{tile}_high"] - rate]
+        err = np.clip([rate - table[f"reach_{tile}_low"], table[f"reach_{tile}_high"] - rate], 0, 1)
         ax.bar(x + k * width, rate, width, yerr=err, capsize=2, label=f">= {tile}")
     ax.set_xticks(x + 0.4 - width / 2, table["name"], rotation=45, ha="right")
     ax.set_ylabel("share of games (95% Wilson CI)")
@@ -117,7 +117,9 @@ def benchmark_reach(table: pd.DataFrame) -> plt.Figure:
 def cost_strength(table: pd.DataFrame) -> plt.Figure:
     """Strength against cost: mean score (95% CI) against milliseconds per move, log scale."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    err = [table.score_mean - table.score_low, table.score_high - table.score_mean]
+    err = np.clip(
+        [table.score_mean - table.score_low, table.score_high - table.score_mean], 0, None
+    )
     ax.errorbar(table.ms_per_move, table.score_mean, yerr=err, fmt="o", capsize=3)
     for row in table.itertuples():
         ax.annotate(row.name, (row.ms_per_move, row.score_mean), fontsize=7,

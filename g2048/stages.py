@@ -3,6 +3,7 @@ the Snakemake script writes. Scripts in workflow/scripts only adapt files to the
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 
@@ -139,12 +140,14 @@ def pick_tuned(selected: list[dict], summaries: list[pd.DataFrame]) -> dict:
     return selected[best] | {"validation_mean_scores": means}
 
 
-def file_log(path: str) -> Log:
-    """A Log that appends timestamped lines to `path`, flushed at once (progress survives a
-    crash and can be followed with tail -f)."""
+def script_log(path: str) -> Log:
+    """The log of a Snakemake script: a Log appending timestamped lines to `path`, line
+    buffered (progress survives a crash and can be followed with tail -f); stderr goes there
+    too, so warnings and tracebacks land in the job's log."""
+    stream = open(path, "a", buffering=1)  # noqa: SIM115 (open for the script's lifetime)
+    sys.stderr = stream
 
     def log(line: str) -> None:
-        with open(path, "a") as f:
-            f.write(f"{time.strftime('%H:%M:%S')} {line}\n")
+        stream.write(f"{time.strftime('%H:%M:%S')} {line}\n")
 
     return log

@@ -59,7 +59,10 @@ def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float
     shrink = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / shrink
     half = z / shrink * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at 0/n and n/n the bound is exactly 0 or 1; floating point would leave ~1e-19 over
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def reach_rates(

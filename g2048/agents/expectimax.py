@@ -59,14 +59,74 @@ def _rollout_value(b, spawn_pending, mc) -> float:  # noqa: ANN001
     return merge_potential(b) + mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3])
 
 
+# The plies just above the leaves hold most of the tree's nodes; they are valued by the
+# functions below, which have `evaluate` compiled in, so that a leaf there costs no call.
+_evaluate_inline = njit(inline="always")(evaluate.py_func)
+
+
+@njit(cache=True, inline="always")
+def _move_leaves(kind, b, weights, table) -> tuple[float, int]:  # noqa: ANN001
+    """A move node above leaves: the best evaluation after a legal move (b's own evaluation if
+    there is none: a dead board), and the number of legal moves (its children)."""
+    best = NEG_INF
+    legal = 0
+    for d in range(4):
+        after = shift(b, d)
+        if after != b:
+            legal += 1
+            best = max(best, _evaluate_inline(kind, after, weights, table))
+    if legal == 0:
+        best = _evaluate_inline(kind, b, weights, table)
+    return best, legal
+
+
+@njit(cache=True, inline="always")
+def _spawn_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
+    """A chance node above leaves (moves_left 0) or above moves above leaves (moves_left 1):
+    the sum over its empty cells of 0.9 x (value with a 2) + 0.1 x (value with a 4), and the
+    number of nodes below it."""
+    total = 0.0
+    nodes = 0
+    cells = empty_mask(b)
+    while cells:
+        cell = cells & (~cells + np.uint64(1))
+        cells ^= cell
+        with_two = b | cell
+        with_four = b | (cell << np.uint64(1))
+        if moves_left:
+            two, two_nodes = _move_leaves(kind, with_two, weights, table)
+            four, four_nodes = _move_leaves(kind, with_four, weights, table)
+            nodes += two_nodes + four_nodes
+        else:
+            two = _evaluate_inline(kind, with_two, weights, table)
+            four = _evaluate_inline(kind, with_four, weights, table)
+        nodes += 2
+        total += TWO_PROB * two + FOUR_PROB * four
+    return total, nodes
+
+
+@njit(cache=True)
+def _bottom_move(kind, b, weights, table) -> tuple[float, int]:  # noqa: ANN001
+    """`_move_leaves`, called."""
+    return _move_leaves(kind, b, weights, table)
+
+
+@njit(cache=True)
+def _bottom_chance(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
+    """`_spawn_sum`, called (moves_left 0 or 1)."""
+    if moves_left:
+        return _spawn_sum(kind, b, weights, table, 1)
+    return _spawn_sum(kind, b, weights, table, 0)
+
+
 @njit(cache=True, error_model="numpy")
 def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  # noqa: ANN001
     """Value of the chance node b (a board just after a root move) with `remaining` plies.
 
-    `frames` = (boards, ints, reals), scratch stack arrays of at least `remaining` rows. Each
-    pass of the loop values one node (`child`: the root first) if it is a leaf, a node one ply
-    above the leaves or cached, or pushes a frame for it; then folds the value into the frames
-    above it and generates the next child. (error_model="numpy": no zero check on the divisions
+    `frames` = (boards, ints, reals): scratch stack arrays of at least `remaining` rows. Each
+    pass of the loop values one node, `child` (b first), if it is a leaf, one ply above the
+    leaves or cached, or else pushes a frame for it; then folds values into the frames above
+    and generates the next child. (error_model="numpy" drops the zero checks of the divisions
     by a chance node's empty-cell count, which is never 0.)
     """
     kind, weights, table = ev
@@ -88,37 +148,11 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
                 value = _rollout_value(child, child_chance, mc)
             else:
                 value = evaluate(kind, child, weights, table)
-        elif child_rem == 1 and child_chance:  # the expected leaf over every spawn
-            n = count_empty(child)
-            nodes += 2 * n
-            total = 0.0
-            cells = empty_mask(child)
-            while cells:
-                cell = cells & (~cells + np.uint64(1))
-                cells ^= cell
-                for four in range(2):
-                    spawned = child | (cell << np.uint64(four))
-                    if rollouts:
-                        leaf = _rollout_value(spawned, False, mc)
-                    else:
-                        leaf = evaluate(kind, spawned, weights, table)
-                    if four:
-                        total += TWO_PROB * value + FOUR_PROB * leaf
-                    else:
-                        value = leaf
-            value = total / n
-        elif child_rem == 1:  # the best leaf among the moves (NEG_INF if none: dead)
-            value = NEG_INF
-            for d in range(4):
-                after = shift(child, d)
-                if after != child:
-                    nodes += 1
-                    if rollouts:
-                        leaf = _rollout_value(after, True, mc)
-                    else:
-                        leaf = evaluate(kind, after, weights, table)
-                    value = max(value, leaf)
-        elif child_chance and mask:
+        elif not (child_chance or rollouts) and (child_rem == 1 or child_prob < cutoff):
+            # a move node above leaves (its children keep its path probability)
+            value, below = _bottom_move(kind, child, weights, table)
+            nodes += below
+        elif child_chance and mask and top >= 0 and child_rem > 1:  # the root is not cached
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)
             if keys[2 * slot] == child and keys[2 * slot + 1] == tag:
@@ -137,11 +171,84 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
             ints[top, _EMPTIES] = count_empty(child)
             reals[top, _PROB] = child_prob
             reals[top, _ACC] = 0.0 if child_chance else NEG_INF
-        # fold the value into the frames above and find the next child to value
+            if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
+                reals[top, _ACC], below = _bottom_chance(kind, child, weights, table, child_rem - 1)
+                boards[top, _CELLS] = 0
+                nodes += below
+        # fold the child's value into the frames above until one has another child to value
         while True:
-            node = boards[top, _BOARD]
-            chance = top % 2 == 0
             if known:
-                if value == NEG_INF and not chance and ...:
-                    pass
-            break
+                if value == NEG_INF and not child_chance:  # a move node with no legal move
+                    if rollouts:
+                        value = _rollout_value(child, False, mc)
+                    else:
+                        value = evaluate(kind, child, weights, table)
+                if top < 0:
+                    stats[0] += nodes
+                    stats[1] += hits
+                    return value
+                if top & 1:
+                    reals[top, _ACC] = max(reals[top, _ACC], value)
+                elif ints[top, _NEXT] == 1:  # the child was the 2
+                    reals[top, _TWO] = value
+                else:
+                    reals[top, _ACC] += TWO_PROB * reals[top, _TWO] + FOUR_PROB * value
+            known = True
+            node = boards[top, _BOARD]
+            child_rem = remaining - top - 1
+            if top & 1:  # a move node: its next legal move
+                child_chance = True
+                child_prob = reals[top, _PROB]
+                d = ints[top, _NEXT]
+                child = node
+                while d < 4 and child == node:
+                    child = shift(node, d)
+                    d += 1
+                ints[top, _NEXT] = d
+                if child != node:
+                    break
+                value = reals[top, _ACC]
+                child_chance = False
+            else:  # a chance node: its next spawn
+                child_chance = False
+                cells = boards[top, _CELLS]
+                n = ints[top, _EMPTIES]
+                if cells:
+                    cell = cells & (~cells + np.uint64(1))
+                    if ints[top, _NEXT] == 0:
+                        child = node | cell
+                        child_prob = reals[top, _PROB] * TWO_PROB / n
+                        ints[top, _NEXT] = 1
+                    else:
+                        child = node | (cell << np.uint64(1))
+                        child_prob = reals[top, _PROB] * FOUR_PROB / n
+                        ints[top, _NEXT] = 0
+                        boards[top, _CELLS] = cells ^ cell
+                    break
+                value = reals[top, _ACC] / n
+                slot = ints[top, _SLOT]
+                if slot >= 0:
+                    keys[2 * slot] = node
+                    keys[2 * slot + 1] = np.uint64((stamp << 8) | (child_rem + 1))
+                    cached[slot] = value
+                child_chance = True
+            child = node  # the frame's node, now valued
+            top -= 1
+
+
+@njit(cache=True)
+def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # noqa: ANN001
+    """Expectimax value of each direction from root board b (-inf for an illegal move)."""
+    values = np.full(4, NEG_INF)
+    stats[0] += 1
+    rows = max(depth, 1)
+    frames = (
+        np.empty((rows, 2), dtype=np.uint64),
+        np.empty((rows, 3), dtype=np.int64),
+        np.empty((rows, 3), dtype=np.float64),
+    )
+    for d in range(4):
+        after = shift(b, d)
+        if after != b:
+            values[d] = _subtree(after, depth - 1, ev, mc, cutoff, tt, stamp, stats, frames)
+    return values

@@ -14,6 +14,7 @@ rule table_benchmark:
         runtime=5,
     params:
         entries=config["benchmark"]["entries"],
+        code=CODE,
     script:
         "../scripts/table_benchmark.py"
 
@@ -35,6 +36,7 @@ rule table_validation:
     params:
         candidates=CANDIDATES,
         reference=config["validate"]["reference"],
+        code=CODE,
     script:
         "../scripts/table_validation.py"
 
@@ -55,6 +57,8 @@ rule table_tuning:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=CODE,
     script:
         "../scripts/table_tuning.py"
 
@@ -76,6 +80,7 @@ rule claims:
         runtime=5,
     params:
         entries=config["benchmark"]["entries"],
+        code=CODE,
     script:
         "../scripts/claims.py"
 
@@ -107,6 +112,8 @@ rule figure_tuning:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=CODE,
     script:
         "../scripts/figure_tuning.py"
 
@@ -141,5 +148,6 @@ rule figure_results:
         runtime=5,
     params:
         candidates=CANDIDATES,
+        code=CODE,
     script:
         "../scripts/figure_results.py"

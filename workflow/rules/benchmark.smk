@@ -30,5 +30,7 @@ rule benchmark_entry:
     resources:
         mem_mb=500,
         runtime=5,
+    params:
+        code=CODE,
     script:
         "../scripts/concat_games.py"

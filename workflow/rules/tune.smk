@@ -28,6 +28,6 @@ rule select:
         mem_mb=500,
         runtime=5,
     params:
-        engine=ENGINE,
+        code=CODE,
     script:
         "../scripts/select.py"

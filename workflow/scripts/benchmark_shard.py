@@ -1,11 +1,11 @@
 """Snakemake adapter: one shard of one benchmark entry's games."""
 
 from g2048.results import read_json, write_csv
-from g2048.stages import benchmark_seeds, file_log, play_weight_set
+from g2048.stages import benchmark_seeds, play_weight_set, script_log
 from g2048.study import shard_range
 
 sm = snakemake  # noqa: F821
-log = file_log(sm.log[0])
+log = script_log(sm.log[0])
 entry = sm.params.entry
 weights = entry.get("weights")
 if isinstance(weights, str):  # tuned:<method> or front:<method>

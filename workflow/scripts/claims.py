@@ -5,9 +5,11 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.claims import claims_table
+from g2048.stages import script_log
 from g2048.tables import moves_gain
 
 sm = snakemake  # noqa: F821
+script_log(sm.log[0])
 table = pd.read_csv(sm.input.benchmark)
 games = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
 extra = {}

@@ -3,8 +3,10 @@
 import pandas as pd
 
 from g2048 import figures
+from g2048.stages import script_log
 
 sm = snakemake  # noqa: F821
+script_log(sm.log[0])
 validation = pd.read_csv(sm.input.validation)
 games = {
     c: pd.read_csv(p) for c, p in zip(sm.params.candidates, sm.input.validation_games, strict=True)

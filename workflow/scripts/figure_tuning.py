@@ -4,8 +4,10 @@ import pandas as pd
 
 from g2048 import figures
 from g2048.results import read_json
+from g2048.stages import script_log
 
 sm = snakemake  # noqa: F821
+script_log(sm.log[0])
 runs = [read_json(p) for p in sm.input.runs]
 selected = [read_json(p) for p in sm.input.selected]
 figures.save(figures.pareto_fronts(runs, selected), sm.output[0].removesuffix(".png"))

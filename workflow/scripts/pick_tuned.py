@@ -3,11 +3,12 @@
 import pandas as pd
 
 from g2048.results import read_json, write_json
-from g2048.stages import file_log, pick_tuned
+from g2048.stages import pick_tuned, script_log
 
 sm = snakemake  # noqa: F821
+log = script_log(sm.log[0])
 tuned = pick_tuned(
     [read_json(p) for p in sm.input.selected], [pd.read_csv(p) for p in sm.input.games]
 )
 write_json(sm.output.tuned, tuned)
-file_log(sm.log[0])(f"picked seed {tuned['seed']}: {tuned['weights']}")
+log(f"picked seed {tuned['seed']}: {tuned['weights']}")

@@ -1,9 +1,10 @@
 """Snakemake adapter: the weights a tuning run offers for validation."""
 
 from g2048.results import read_json, write_json
-from g2048.stages import file_log, select
+from g2048.stages import script_log, select
 
 sm = snakemake  # noqa: F821
+log = script_log(sm.log[0])
 selected = select(read_json(sm.input.result))
 write_json(sm.output.selected, selected)
-file_log(sm.log[0])(f"selected {selected['weights']}")
+log(f"selected {selected['weights']}")

@@ -2,9 +2,11 @@
 
 import pandas as pd
 
+from g2048.stages import script_log
 from g2048.tables import benchmark_table, write_table
 
 sm = snakemake  # noqa: F821
+script_log(sm.log[0])
 entries = sm.params.entries
 games = {e["name"]: pd.read_csv(p) for e, p in zip(entries, sm.input.games, strict=True)}
 write_table(benchmark_table(games, entries), sm.output[0].removesuffix(".csv"))

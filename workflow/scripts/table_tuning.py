@@ -3,9 +3,11 @@
 import pandas as pd
 
 from g2048.results import read_json
+from g2048.stages import script_log
 from g2048.tables import tuning_table, write_table
 
 sm = snakemake  # noqa: F821
+script_log(sm.log[0])
 validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
 runs = []
 for path in sm.input.selected:

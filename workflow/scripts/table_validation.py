@@ -2,8 +2,10 @@
 
 import pandas as pd
 
+from g2048.stages import script_log
 from g2048.tables import validation_table, write_table
 
 sm = snakemake  # noqa: F821
+script_log(sm.log[0])
 games = {c: pd.read_csv(p) for c, p in zip(sm.params.candidates, sm.input.games, strict=True)}
 write_table(validation_table(games, sm.params.reference), sm.output[0].removesuffix(".csv"))

@@ -1,10 +1,10 @@
 """Snakemake adapter: one tuning run (NSGA-II or CEM) for one seed."""
 
 from g2048.results import write_csv, write_json
-from g2048.stages import file_log, tune
+from g2048.stages import script_log, tune
 
 sm = snakemake  # noqa: F821
-log = file_log(sm.log[0])
+log = script_log(sm.log[0])
 log(f"tune {sm.wildcards.method} seed {sm.wildcards.seed}: {sm.params.settings}")
 result, history = tune(
     sm.wildcards.method, dict(sm.params.settings), int(sm.wildcards.seed), sm.threads, log

@@ -1,10 +1,10 @@
 """Snakemake adapter: one weight set plays the validation games at the validation depth."""
 
 from g2048.results import read_json, write_csv
-from g2048.stages import file_log, play_weight_set, validation_seeds
+from g2048.stages import play_weight_set, script_log, validation_seeds
 
 sm = snakemake  # noqa: F821
-log = file_log(sm.log[0])
+log = script_log(sm.log[0])
 if hasattr(sm.input, "selected"):  # a tuned candidate, not a baseline
     selected = read_json(sm.input.selected)
     evaluator, weights = selected["evaluator"], selected["weights"]
