@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.rollout import mean_rollout_gain, merge_potential
-from g2048.board import count_empty, empty_mask, shift
+from g2048.board import DOWN, LEFT, RIGHT, UP, count_empty, empty_mask, shift
 from g2048.evaluators import evaluate
 from g2048.rng import mix64
 
@@ -59,64 +59,47 @@ def _rollout_value(b, spawn_pending, mc) -> float:  # noqa: ANN001
     return merge_potential(b) + mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3])
 
 
-# The plies just above the leaves hold most of the tree's nodes; they are valued by the
-# functions below, which have `evaluate` compiled in, so that a leaf there costs no call.
+# `evaluate` compiled into _chance_sum: the two or three plies it covers hold most of the
+# tree's nodes, and a leaf there costs no call. Everywhere else the search calls `evaluate`.
 _evaluate_inline = njit(inline="always")(evaluate.py_func)
 
 
 @njit(cache=True, inline="always")
-def _move_leaves(kind, b, weights, table) -> tuple[float, int]:  # noqa: ANN001
-    """A move node above leaves: the best evaluation after a legal move (b's own evaluation if
-    there is none: a dead board), and the number of legal moves (its children)."""
-    best = NEG_INF
-    legal = 0
-    for d in range(4):
-        after = shift(b, d)
-        if after != b:
-            legal += 1
-            best = max(best, _evaluate_inline(kind, after, weights, table))
-    if legal == 0:
-        best = _evaluate_inline(kind, b, weights, table)
-    return best, legal
+def _all_moves(b):  # noqa: ANN001, ANN202
+    """The boards after each direction (b for an illegal move), in straight-line code, where UP
+    and DOWN share one transposition."""
+    return shift(b, UP), shift(b, DOWN), shift(b, LEFT), shift(b, RIGHT)
 
 
-@njit(cache=True, inline="always")
-def _spawn_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
-    """A chance node above leaves (moves_left 0) or above moves above leaves (moves_left 1):
-    the sum over its empty cells of 0.9 x (value with a 2) + 0.1 x (value with a 4), and the
-    number of nodes below it."""
+@njit(cache=True)
+def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
+    """Sum over the empty cells of the chance node b of 0.9 x (its child with a 2 there) + 0.1 x
+    (with a 4), and the number of nodes below b. The children are leaves (moves_left 0) or move
+    nodes above leaves (moves_left 1; a move node without a legal move is a leaf)."""
     total = 0.0
     nodes = 0
     cells = empty_mask(b)
     while cells:
         cell = cells & (~cells + np.uint64(1))
         cells ^= cell
-        with_two = b | cell
-        with_four = b | (cell << np.uint64(1))
-        if moves_left:
-            two, two_nodes = _move_leaves(kind, with_two, weights, table)
-            four, four_nodes = _move_leaves(kind, with_four, weights, table)
-            nodes += two_nodes + four_nodes
-        else:
-            two = _evaluate_inline(kind, with_two, weights, table)
-            four = _evaluate_inline(kind, with_four, weights, table)
+        two = 0.0
+        for four in range(2):
+            spawned = b | (cell << np.uint64(four))
+            value = NEG_INF
+            if moves_left:
+                for after in _all_moves(spawned):
+                    if after != spawned:
+                        nodes += 1
+                        leaf = _evaluate_inline(kind, after, weights, table, True)
+                        value = max(value, leaf)
+            if value == NEG_INF:
+                value = _evaluate_inline(kind, spawned, weights, table)
+            if four:
+                total += TWO_PROB * two + FOUR_PROB * value
+            else:
+                two = value
         nodes += 2
-        total += TWO_PROB * two + FOUR_PROB * four
     return total, nodes
-
-
-@njit(cache=True)
-def _bottom_move(kind, b, weights, table) -> tuple[float, int]:  # noqa: ANN001
-    """`_move_leaves`, called."""
-    return _move_leaves(kind, b, weights, table)
-
-
-@njit(cache=True)
-def _bottom_chance(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
-    """`_spawn_sum`, called (moves_left 0 or 1)."""
-    if moves_left:
-        return _spawn_sum(kind, b, weights, table, 1)
-    return _spawn_sum(kind, b, weights, table, 0)
 
 
 @njit(cache=True, error_model="numpy")
@@ -148,10 +131,6 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
                 value = _rollout_value(child, child_chance, mc)
             else:
                 value = evaluate(kind, child, weights, table)
-        elif not (child_chance or rollouts) and (child_rem == 1 or child_prob < cutoff):
-            # a move node above leaves (its children keep its path probability)
-            value, below = _bottom_move(kind, child, weights, table)
-            nodes += below
         elif child_chance and mask and top >= 0 and child_rem > 1:  # the root is not cached
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)
@@ -172,7 +151,7 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
             reals[top, _PROB] = child_prob
             reals[top, _ACC] = 0.0 if child_chance else NEG_INF
             if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
-                reals[top, _ACC], below = _bottom_chance(kind, child, weights, table, child_rem - 1)
+                reals[top, _ACC], below = _chance_sum(kind, child, weights, table, child_rem - 1)
                 boards[top, _CELLS] = 0
                 nodes += below
         # fold the child's value into the frames above until one has another child to value

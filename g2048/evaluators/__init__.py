@@ -25,14 +25,17 @@ DEAD_VALUE = -1e12  # live values stay far inside +-1e12 for weights within BOUN
 
 
 @njit(cache=True)
-def evaluate(kind: int, board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
+def evaluate(
+    kind: int, board: np.uint64, weights: np.ndarray, table: np.ndarray, live: bool = False
+) -> float:
     """The value of `board` under evaluator `kind`; DEAD_VALUE when no move is left.
 
-    Each evaluator's `value` is inlined here and nowhere else: the search calls `evaluate`
-    (a few ns per call) rather than inlining five evaluators at every leaf, which would make
-    numba compile for many minutes.
+    live=True skips the dead-board test, for a caller that knows the board has an empty cell
+    (a board just moved, before its spawn). Each evaluator's `value` is inlined here and
+    nowhere else: the search calls `evaluate` (a few ns per call) rather than inlining five
+    evaluators at every leaf, which would make numba compile for many minutes.
     """
-    if game_over(board):
+    if not live and game_over(board):
         return DEAD_VALUE
     if kind == 0:
         return nneonneo.value(board, weights, table)
