@@ -12,14 +12,16 @@ rollouts: merge_potential(leaf) + mean rollout gain, which is the expected final
 the score already made and the 4 points of each 4 spawned along the search path (the same in
 expectation below every move of a max node at fixed depth, so decisions do not change).
 
-Speed notes (numba): the tree is walked with an explicit stack, not recursion, because numba's
-cache mishandles self-recursive functions that call into other modules. Shared state travels as
+Speed (numba): the tree is walked with an explicit stack, not recursion, because numba's cache
+mishandles self-recursive functions that call into other modules. Shared state travels as
 tuples: `ev` = (evaluator kind, weights, table); `mc` = (rollouts, policy, step cap, rng state),
 rollouts 0 = static evaluation; `tt` = (keys, values) (see new_table). They are unpacked once
-per subtree and every leaf is valued by a direct call: an inlined helper taking an array (or a
-tuple holding one) costs two atomic reference-count calls per use around a call that may raise,
-more than the evaluation itself. `stats` counts search nodes visited (every board the search
-generates: root, chance and move nodes, leaves) [0] and table hits [1].
+per decision and the search calls `evaluate` directly: an array (or a tuple holding one) passed
+to an inlined helper costs two atomic reference-count calls per use when a call that may raise
+sits in between, more than a leaf's evaluation. The two or three plies above the leaves, which
+hold most of the nodes, are valued in one call each by `_chance_sum`, with `evaluate` compiled
+in. With rollouts every node goes through the stack. `stats` counts search nodes visited
+(every board the search generates: root, chance and move nodes, leaves) [0] and table hits [1].
 """
 
 from __future__ import annotations
@@ -28,16 +30,30 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.rollout import mean_rollout_gain, merge_potential
-from g2048.board import DOWN, LEFT, RIGHT, UP, count_empty, empty_mask, shift
+from g2048.board import (
+    COL_DOWN,
+    COL_UP,
+    DOWN,
+    LEFT,
+    RIGHT,
+    ROW_LEFT,
+    ROW_RIGHT,
+    UP,
+    count_empty,
+    empty_mask,
+    shift,
+    transpose,
+)
 from g2048.evaluators import evaluate
 from g2048.rng import mix64
 
 NEG_INF = -np.inf
 TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
-# Columns of the stack frames: boards (uint64), counters (int64), reals (float64). Frame k
-# holds the node k plies below the subtree's root: a chance node for even k, a move node for
-# odd k. A chance frame's _NEXT is 0 before the 2 in its lowest unspawned cell, 1 before the 4
-# (the cell leaves _CELLS then); a move frame's is the next direction to try.
+_LINE = np.uint64(0xFFFF)  # row 0 of a board
+_COLUMN = np.uint64(0x000F000F000F000F)  # column 0 of a board
+# Columns of the stack frames (see move_values): boards (uint64), counters (int64), reals
+# (float64). A chance frame's _NEXT is 0 before the 2 in its lowest unspawned cell, 1 before
+# the 4 (the cell leaves _CELLS then); a move frame's is the next direction to try.
 _BOARD, _CELLS = range(2)
 _NEXT, _SLOT, _EMPTIES = range(3)
 _PROB, _ACC, _TWO = range(3)
@@ -59,8 +75,8 @@ def _rollout_value(b, spawn_pending, mc) -> float:  # noqa: ANN001
     return merge_potential(b) + mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3])
 
 
-# `evaluate` compiled into _chance_sum: the two or three plies it covers hold most of the
-# tree's nodes, and a leaf there costs no call. Everywhere else the search calls `evaluate`.
+# `evaluate` compiled into _chance_sum only (compiling it into every leaf site of move_values
+# would take numba minutes). Never called on its own, so never compiled or cached on its own.
 _evaluate_inline = njit(inline="always")(evaluate.py_func)
 
 
@@ -71,13 +87,37 @@ def _all_moves(b):  # noqa: ANN001, ANN202
     return shift(b, UP), shift(b, DOWN), shift(b, LEFT), shift(b, RIGHT)
 
 
+@njit(cache=True, inline="always")
+def _moves_with_tile(b, t, moved, cell, rank):  # noqa: ANN001, ANN202
+    """`_all_moves` of b plus a tile of `rank` on its empty cell `cell` (a one-bit mask), from
+    t = transpose(b) and moved = _all_moves(b): a move treats lines independently, so only the
+    tile's row (LEFT, RIGHT) or column (UP, DOWN) needs a table lookup."""
+    k = 16 - count_empty(cell - np.uint64(1))  # the cell's index: 4 x row + column
+    row_at = np.uint64(16 * (k >> 2))
+    col_at = np.uint64(4 * (k & 3))
+    tile = np.uint64(rank)
+    row = ((b >> row_at) & _LINE) | (tile << col_at)
+    col = ((t >> (col_at << np.uint64(2))) & _LINE) | (tile << (row_at >> np.uint64(2)))
+    keep_rows = ~(_LINE << row_at)
+    keep_cols = ~(_COLUMN << col_at)
+    return (
+        (moved[0] & keep_cols) | (COL_UP[col] << col_at),
+        (moved[1] & keep_cols) | (COL_DOWN[col] << col_at),
+        (moved[2] & keep_rows) | (np.uint64(ROW_LEFT[row]) << row_at),
+        (moved[3] & keep_rows) | (np.uint64(ROW_RIGHT[row]) << row_at),
+    )
+
+
 @njit(cache=True)
 def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
     """Sum over the empty cells of the chance node b of 0.9 x (its child with a 2 there) + 0.1 x
     (with a 4), and the number of nodes below b. The children are leaves (moves_left 0) or move
-    nodes above leaves (moves_left 1; a move node without a legal move is a leaf)."""
+    nodes above leaves (moves_left 1; a move node without a legal move is a leaf). A board just
+    moved has an empty cell, so its evaluation skips the dead-board test (live=True)."""
     total = 0.0
     nodes = 0
+    t = transpose(b)
+    moved = _all_moves(b)
     cells = empty_mask(b)
     while cells:
         cell = cells & (~cells + np.uint64(1))
@@ -87,7 +127,7 @@ def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # no
             spawned = b | (cell << np.uint64(four))
             value = NEG_INF
             if moves_left:
-                for after in _all_moves(spawned):
+                for after in _moves_with_tile(b, t, moved, cell, 1 + four):
                     if after != spawned:
                         nodes += 1
                         leaf = _evaluate_inline(kind, after, weights, table, True)
@@ -103,58 +143,36 @@ def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # no
 
 
 @njit(cache=True, error_model="numpy")
-def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  # noqa: ANN001
-    """Value of the chance node b (a board just after a root move) with `remaining` plies.
+def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # noqa: ANN001
+    """Expectimax value of each direction from root board b (-inf for an illegal move).
 
-    `frames` = (boards, ints, reals): scratch stack arrays of at least `remaining` rows. Each
-    pass of the loop values one node, `child` (b first), if it is a leaf, one ply above the
-    leaves or cached, or else pushes a frame for it; then folds values into the frames above
-    and generates the next child. (error_model="numpy" drops the zero checks of the divisions
-    by a chance node's empty-cell count, which is never 0.)
+    Frame k of the stack holds the node k plies below b: a move node for even k (b first), a
+    chance node for odd k. Each pass of the loop folds values into the frames and generates
+    the next child, then values the child (if it is a leaf, a chance node one or two plies
+    above the leaves, or cached) or pushes its frame. The root's frame keeps each move's value
+    instead of the best. (error_model="numpy" drops the zero checks of the divisions by a chance
+    node's empty-cell count, which is never 0.)
     """
+    b = np.uint64(b)  # as Python ints arrive as int64
     kind, weights, table = ev
     rollouts = mc[0]
     keys, cached = tt
-    boards, ints, reals = frames
     mask = np.uint64(cached.size - 1)  # 0: no table
-    nodes = 0
+    values = np.full(4, NEG_INF)
+    boards = np.empty((depth, 2), dtype=np.uint64)
+    ints = np.empty((depth, 3), dtype=np.int64)
+    reals = np.empty((depth, 3), dtype=np.float64)
+    boards[0, _BOARD] = b
+    ints[0, _NEXT] = 0
+    reals[0, _PROB] = 1.0
+    top = 0
+    nodes = 1
     hits = 0
-    top = -1  # the frame of the child's parent
-    child, child_rem, child_chance, child_prob = b, remaining, True, 1.0
+    known = False  # whether `value` is the value of `child`, to fold into frame `top`
+    value = 0.0
+    child, child_chance, child_prob, rem = b, False, 1.0, depth
     while True:
-        nodes += 1
-        known = True
-        value = 0.0
-        slot = -1
-        if child_rem == 0 or (child_chance and child_prob < cutoff):
-            if rollouts:
-                value = _rollout_value(child, child_chance, mc)
-            else:
-                value = evaluate(kind, child, weights, table)
-        elif child_chance and mask and top >= 0 and child_rem > 1:  # the root is not cached
-            slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
-            tag = np.uint64((stamp << 8) | child_rem)
-            if keys[2 * slot] == child and keys[2 * slot + 1] == tag:
-                hits += 1
-                value = cached[slot]
-            else:
-                known = False
-        else:
-            known = False
-        if not known:  # push the child's frame
-            top += 1
-            boards[top, _BOARD] = child
-            boards[top, _CELLS] = empty_mask(child)
-            ints[top, _NEXT] = 0
-            ints[top, _SLOT] = slot
-            ints[top, _EMPTIES] = count_empty(child)
-            reals[top, _PROB] = child_prob
-            reals[top, _ACC] = 0.0 if child_chance else NEG_INF
-            if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
-                reals[top, _ACC], below = _chance_sum(kind, child, weights, table, child_rem - 1)
-                boards[top, _CELLS] = 0
-                nodes += below
-        # fold the child's value into the frames above until one has another child to value
+        # fold the child's value into the frames until one has another child to value
         while True:
             if known:
                 if value == NEG_INF and not child_chance:  # a move node with no legal move
@@ -162,20 +180,19 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
                         value = _rollout_value(child, False, mc)
                     else:
                         value = evaluate(kind, child, weights, table)
-                if top < 0:
-                    stats[0] += nodes
-                    stats[1] += hits
-                    return value
-                if top & 1:
-                    reals[top, _ACC] = max(reals[top, _ACC], value)
+                if top & 1 == 0:
+                    if top == 0:
+                        values[ints[0, _NEXT] - 1] = value
+                    else:
+                        reals[top, _ACC] = max(reals[top, _ACC], value)
                 elif ints[top, _NEXT] == 1:  # the child was the 2
                     reals[top, _TWO] = value
                 else:
                     reals[top, _ACC] += TWO_PROB * reals[top, _TWO] + FOUR_PROB * value
             known = True
             node = boards[top, _BOARD]
-            child_rem = remaining - top - 1
-            if top & 1:  # a move node: its next legal move
+            rem = depth - top
+            if top & 1 == 0:  # a move node: its next legal move
                 child_chance = True
                 child_prob = reals[top, _PROB]
                 d = ints[top, _NEXT]
@@ -186,6 +203,10 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
                 ints[top, _NEXT] = d
                 if child != node:
                     break
+                if top == 0:
+                    stats[0] += nodes
+                    stats[1] += hits
+                    return values
                 value = reals[top, _ACC]
                 child_chance = False
             else:  # a chance node: its next spawn
@@ -208,26 +229,42 @@ def _subtree(b, remaining, ev, mc, cutoff, tt, stamp, stats, frames) -> float:  
                 slot = ints[top, _SLOT]
                 if slot >= 0:
                     keys[2 * slot] = node
-                    keys[2 * slot + 1] = np.uint64((stamp << 8) | (child_rem + 1))
+                    keys[2 * slot + 1] = np.uint64((stamp << 8) | rem)
                     cached[slot] = value
                 child_chance = True
             child = node  # the frame's node, now valued
             top -= 1
-
-
-@njit(cache=True)
-def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # noqa: ANN001
-    """Expectimax value of each direction from root board b (-inf for an illegal move)."""
-    values = np.full(4, NEG_INF)
-    stats[0] += 1
-    rows = max(depth, 1)
-    frames = (
-        np.empty((rows, 2), dtype=np.uint64),
-        np.empty((rows, 3), dtype=np.int64),
-        np.empty((rows, 3), dtype=np.float64),
-    )
-    for d in range(4):
-        after = shift(b, d)
-        if after != b:
-            values[d] = _subtree(after, depth - 1, ev, mc, cutoff, tt, stamp, stats, frames)
-    return values
+        # value the child now, or push its frame
+        nodes += 1
+        child_rem = rem - 1
+        slot = -1
+        if child_rem == 0 or (child_chance and child_prob < cutoff):
+            if rollouts:
+                value = _rollout_value(child, child_chance, mc)
+            else:
+                value = evaluate(kind, child, weights, table)
+        elif child_chance and mask and top > 0 and child_rem > 1:  # the root's are not cached
+            slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
+            tag = np.uint64((stamp << 8) | child_rem)
+            if keys[2 * slot] == child and keys[2 * slot + 1] == tag:
+                hits += 1
+                value = cached[slot]
+            else:
+                known = False
+        else:
+            known = False
+        if not known:  # push the child's frame
+            top += 1
+            cells = empty_mask(child)
+            acc = 0.0 if child_chance else NEG_INF
+            if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
+                acc, below = _chance_sum(kind, child, weights, table, child_rem - 1)
+                cells = np.uint64(0)
+                nodes += below
+            boards[top, _BOARD] = child
+            boards[top, _CELLS] = cells
+            ints[top, _NEXT] = 0
+            ints[top, _SLOT] = slot
+            ints[top, _EMPTIES] = count_empty(child)
+            reals[top, _PROB] = child_prob
+            reals[top, _ACC] = acc

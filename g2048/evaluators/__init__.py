@@ -31,9 +31,10 @@ def evaluate(
     """The value of `board` under evaluator `kind`; DEAD_VALUE when no move is left.
 
     live=True skips the dead-board test, for a caller that knows the board has an empty cell
-    (a board just moved, before its spawn). Each evaluator's `value` is inlined here and
-    nowhere else: the search calls `evaluate` (a few ns per call) rather than inlining five
-    evaluators at every leaf, which would make numba compile for many minutes.
+    (a board just moved, before its spawn). Each evaluator's `value` is inlined here; the
+    search compiles this function into one place (expectimax._chance_sum, where most leaves
+    are) and calls it elsewhere, rather than inlining five evaluators at every leaf, which
+    would make numba compile for many minutes.
     """
     if not live and game_over(board):
         return DEAD_VALUE
