@@ -136,14 +136,6 @@ def validation_candidates(config: dict) -> list[str]:
     return tuned + [b["name"] for b in config["validate"]["baselines"]]
 
 
-def baseline(config: dict, name: str) -> dict:
-    """The baseline called `name`, with its weights resolved (None = the evaluator's defaults)."""
-    for base in config["validate"]["baselines"]:
-        if base["name"] == name:
-            return {"evaluator": base["evaluator"], "weights": base.get("weights")}
-    raise KeyError(name)
-
-
 def entry(config: dict, name: str) -> dict:
     """The benchmark entry called `name`."""
     for e in config["benchmark"]["entries"]:

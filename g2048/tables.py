@@ -1,7 +1,7 @@
 """Result tables of a study, written as CSV (full precision), Markdown and LaTeX (rounded).
 
-Timing columns are named `*_seconds` or `ms_per_move`: they are the only columns that differ
-between two runs of the same study, and the determinism check leaves them out.
+The TIMING_COLUMNS are the only columns that differ between two runs of the same study; the
+determinism check leaves them out.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pandas as pd
 
 from g2048.stats import THRESHOLDS, paired_difference, summarize
 
-TIMING_COLUMNS = ("ms_per_move", "wall_seconds")
+TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")  # per-game CSVs and tables
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
 
 

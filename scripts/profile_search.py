@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import time
 
-from g2048.agents import AgentConfig
-from g2048.play import play_games
-from g2048.rng import game_seeds
+from g2048.bench import time_search
 
 
 def main() -> None:
@@ -32,21 +29,19 @@ def main() -> None:
     parser.add_argument("--evaluator", default="nneonneo")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
-    seeds = game_seeds(0, "bench-search", args.games)
     for depth in args.depth:
-        agent = AgentConfig(
-            "expectimax", depth=depth, cutoff=args.cutoff, table_bits=args.table_bits
+        df, seconds, warm = time_search(
+            depth,
+            args.games,
+            args.max_moves,
+            args.repeat,
+            args.cutoff,
+            args.table_bits,
+            args.evaluator,
         )
-        t0 = time.perf_counter()
-        play_games(agent, seeds[:1], args.evaluator, max_moves=1)
-        warm = time.perf_counter() - t0
         if args.games == 0:
             print(f"depth {depth}: compile/load {warm:.1f} s")
             continue
-        seconds = float("inf")  # the best of the repeats: other load only slows a run
-        for _ in range(args.repeat):
-            df = play_games(agent, seeds, args.evaluator, max_moves=args.max_moves)
-            seconds = min(seconds, df.seconds.sum())
         digest = hashlib.sha256(df.drop(columns="seconds").to_csv().encode()).hexdigest()[:12]
         print(
             f"depth {depth}: {df.moves.sum() / seconds:,.0f} moves/s, "

@@ -15,10 +15,10 @@ import pytest
 from PIL import Image
 
 from g2048.claims import CLAIMS
+from g2048.tables import TIMING_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-TIMING_COLUMNS = {"seconds", "ms_per_move", "wall_seconds"}
 
 
 def workdir(base: Path) -> Path:
