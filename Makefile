@@ -4,13 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 
-.PHONY: run test lint bench docs clean
+.PHONY: venv run test test-slurm lint bench docs clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,cluster]'
 	touch $@
+
+venv: $(BIN)/activate
 
 run: $(BIN)/activate
 	$(BIN)/snakemake --cores $(CORES)
@@ -19,6 +21,10 @@ test: $(BIN)/activate
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q
+
+# The smoke study through profiles/slurm on a single-node SLURM started here (root, Debian).
+test-slurm: $(BIN)/activate
+	ci/slurm-test.sh
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check --fix .

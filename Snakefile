@@ -16,6 +16,20 @@ include: "workflow/rules/benchmark.smk"
 include: "workflow/rules/aggregate.smk"
 
 
+# Seconds-long rules run in the Snakemake process itself, not as cluster jobs.
+localrules:
+    all,
+    select,
+    pick_tuned,
+    benchmark_entry,
+    table_benchmark,
+    table_validation,
+    table_tuning,
+    claims,
+    figure_tuning,
+    figure_results,
+
+
 rule all:
     default_target: True
     input:

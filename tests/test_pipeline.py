@@ -3,41 +3,17 @@ byte-identical results across core counts and after a run killed mid-job, and a 
 rejected before any job with the key named."""
 
 import os
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from PIL import Image
+from workflow_runs import SNAKEMAKE, assert_same_results, snakemake, workdir
 
 from g2048.claims import CLAIMS
-from g2048.tables import TIMING_COLUMNS
-
-ROOT = Path(__file__).resolve().parent.parent
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-
-
-def workdir(base: Path) -> Path:
-    """A copy of the workflow (not its results) to run in."""
-    base.mkdir(parents=True, exist_ok=True)
-    for name in ("Snakefile", "config", "workflow", "profiles"):
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, base / name)
-    return base
-
-
-def snakemake(where: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [SNAKEMAKE, "--configfile", "config/smoke.yaml", *args],
-        cwd=where,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -102,29 +78,6 @@ def test_figures_are_valid_images(smoke: Path) -> None:
         with Image.open(path) as image:
             image.verify()
         assert (path.with_suffix(".pdf")).read_bytes().startswith(b"%PDF")
-
-
-def result_files(where: Path) -> dict[str, object]:
-    """Every CSV and JSON under results/, timing columns dropped."""
-    out: dict[str, object] = {}
-    for path in sorted((where / "results").rglob("*")):
-        key = str(path.relative_to(where))
-        if path.suffix == ".csv":
-            df = pd.read_csv(path)
-            out[key] = df.drop(columns=[c for c in df.columns if c in TIMING_COLUMNS])
-        elif path.suffix == ".json":
-            out[key] = path.read_bytes()
-    return out
-
-
-def assert_same_results(a: Path, b: Path) -> None:
-    first, second = result_files(a), result_files(b)
-    assert first.keys() == second.keys()
-    for key, value in first.items():
-        if isinstance(value, pd.DataFrame):
-            pd.testing.assert_frame_equal(value, second[key], check_exact=True, obj=key)
-        else:
-            assert value == second[key], key
 
 
 def test_one_core_after_a_kill_gives_identical_results(smoke: Path, tmp_path: Path) -> None:

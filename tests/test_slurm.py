@@ -1,0 +1,77 @@
+"""The smoke study through profiles/slurm on a real SLURM (ci/slurm-up.sh; `make test-slurm`):
+results byte-identical to a local run's, every game job run as a SLURM job under the profile's
+account, and a failing job reported as a failure instead of a hang."""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from workflow_runs import ROOT, assert_same_results, snakemake, workdir
+
+pytestmark = pytest.mark.slurm
+PROFILE = ("--workflow-profile", "profiles/slurm")
+ACCOUNT = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())["default-resources"][
+    "slurm_account"
+]
+
+
+def sacct(*job_ids: str) -> dict[str, tuple[str, str]]:
+    """Job id -> (account, state) of the given SLURM jobs, from the accounting database."""
+    out = subprocess.run(
+        ["sacct", "-X", "-n", "-P", "-o", "JobID,Account,State", "-j", ",".join(job_ids)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {job: (account, state) for job, account, state in (r.split("|") for r in out.split())}
+
+
+def submitted(output: str) -> list[str]:
+    """The SLURM job ids a Snakemake run reports having submitted."""
+    return re.findall(r"submitted with SLURM jobid (\d+)", output)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster() -> None:
+    up = subprocess.run(["sinfo", "-h", "-o", "%a"], capture_output=True, text=True)
+    if up.returncode != 0 or "up" not in up.stdout:
+        pytest.fail(f"no SLURM cluster answers (start one with ci/slurm-up.sh): {up.stderr}")
+
+
+def test_the_smoke_study_on_slurm_equals_the_local_run(tmp_path: Path) -> None:
+    local = workdir(tmp_path / "local")
+    run = snakemake(local, "--cores", "2")
+    assert run.returncode == 0, run.stderr[-4000:]
+    where = workdir(tmp_path / "slurm")
+    run = snakemake(where, *PROFILE, timeout=1500)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert_same_results(local, where)
+    jobs = submitted(run.stdout + run.stderr)
+    plan = snakemake(where, "-n", "--forceall", "--quiet", "rules")
+    assert len(jobs) == cluster_jobs(plan.stdout + plan.stderr), plan.stdout
+    assert set(sacct(*jobs).values()) == {(ACCOUNT, "COMPLETED")}
+
+
+def cluster_jobs(dry_run_summary: str) -> int:
+    """Jobs of the rules that play games (the others are localrules), from the job counts
+    of `snakemake -n --quiet rules`."""
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", dry_run_summary, flags=re.M))
+    return sum(int(counts[rule]) for rule in ("tune", "validate", "benchmark_shard"))
+
+
+def test_a_failing_job_is_reported_not_waited_for(tmp_path: Path) -> None:
+    where = workdir(tmp_path / "failing")
+    script = where / "workflow" / "scripts" / "tune.py"
+    script.write_text('raise SystemExit("forced failure (test_slurm)")\n' + script.read_text())
+    run = snakemake(where, *PROFILE, "results/tune/nsga2/seed1.json", timeout=600)
+    output = run.stdout + run.stderr
+    assert run.returncode not in (0, 124), output[-4000:]  # 124: timed out, i.e. it hung
+    assert "Error in rule tune" in output
+    jobs = submitted(output)
+    assert len(jobs) == 2  # the job and its one retry (the profile's retries: 1)
+    assert set(sacct(*jobs).values()) == {(ACCOUNT, "FAILED")}
+    assert not (where / "results" / "tune" / "nsga2" / "seed1.json").exists()
+    logs = list((where / ".snakemake" / "slurm_logs" / "rule_tune").rglob("*.log"))
+    assert len(logs) == 2 and all("forced failure" in p.read_text() for p in logs)
