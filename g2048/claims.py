@@ -98,6 +98,11 @@ def measured_interval(
     )
 
 
+def _number(x: float) -> str:
+    """Scores as whole numbers with thousands separators, rates to three significant digits."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
 def claims_table(
     table: pd.DataFrame,
     extra: dict[tuple[str, str], tuple] | None = None,
@@ -109,7 +114,9 @@ def claims_table(
     rows = []
     for claim in CLAIMS:
         claimed = (
-            f"{claim.low:g}" if claim.low == claim.high else f"{claim.low:g} to {claim.high:g}"
+            _number(claim.low)
+            if claim.low == claim.high
+            else f"{_number(claim.low)} to {_number(claim.high)}"
         )
         measured = measured_interval(table, claim, extra)
         if measured is None:
@@ -121,7 +128,7 @@ def claims_table(
         note = notes.get(claim.entry, "")
         if note:
             result = "not comparable"
-        rows.append((claim.source, claim.text, claimed, f"{estimate:.4g} [{low:.4g}, {high:.4g}]",
-                     result, note))  # fmt: skip
+        measured_text = f"{_number(estimate)} [{_number(low)}, {_number(high)}]"
+        rows.append((claim.source, claim.text, claimed, measured_text, result, note))
     return pd.DataFrame(rows, columns=["source", "claim", "claimed", "measured (95% CI)",
                                        "verdict", "note"])  # fmt: skip

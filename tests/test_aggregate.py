@@ -124,6 +124,9 @@ def test_claims_table_marks_missing_and_noted_rows() -> None:
     out = claims_table(table, notes={"greedy": "other settings"}).set_index("claim")
     assert len(out) == len(CLAIMS)
     assert out.loc["random: mean score ~1,200", "verdict"] == "held"
+    assert out.loc["random: mean score ~1,200", "measured (95% CI)"] == "1,000 [900, 1,100]"
+    assert out.loc["random: mean score ~1,200", "claimed"] == "900 to 1,500"
+    assert out.loc["random: reaches 2048 in ~0%", "measured (95% CI)"] == "0 [0, 0.01]"
     assert out.loc["greedy (1 ply): mean score ~5,000", "verdict"] == "not comparable"
 
 
