@@ -31,6 +31,6 @@ rule benchmark_entry:
         mem_mb=500,
         runtime=5,
     params:
-        code=CODE,
+        engine=ENGINE,
     script:
         "../scripts/concat_games.py"

@@ -18,8 +18,9 @@ study.validate_config(
     config, study.load_schema(Path(workflow.basedir) / "config/schema.yaml")
 )
 
-# Changing the package's code re-runs the jobs that depend on it: the jobs that play games on
-# a digest of all but the presentation modules, the others on a digest of everything.
+# Changing the package's code re-runs the jobs that depend on it: the jobs that compute results
+# (play, select, merge) on a digest of all but the presentation modules, the tables and figures
+# on a digest of everything.
 ENGINE = g2048.source_digest(exclude=PRESENTATION)
 CODE = g2048.source_digest()
 SEEDS = config["tune"]["seeds"]

@@ -28,6 +28,6 @@ rule select:
         mem_mb=500,
         runtime=5,
     params:
-        code=CODE,
+        engine=ENGINE,
     script:
         "../scripts/select.py"

@@ -32,6 +32,6 @@ rule pick_tuned:
         mem_mb=500,
         runtime=5,
     params:
-        code=CODE,
+        engine=ENGINE,
     script:
         "../scripts/pick_tuned.py"
