@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 trap 'ci/slurm-down.sh' EXIT
 ci/slurm-up.sh
 # SIGINT, not TERM: an interrupted Snakemake cancels its SLURM jobs.
-timeout -s INT 2400 .venv/bin/python -m pytest -q -m slurm tests/test_slurm.py
+timeout -s INT 2400 .venv/bin/python -m pytest -q --durations=0 -m slurm tests/test_slurm.py

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from PIL import Image
-from workflow_runs import SNAKEMAKE, assert_same_results, snakemake, workdir
+from workflow_runs import ROOT, SNAKEMAKE, assert_same_results, snakemake, workdir
 
 from g2048.claims import CLAIMS
 
@@ -78,6 +78,19 @@ def test_figures_are_valid_images(smoke: Path) -> None:
         with Image.open(path) as image:
             image.verify()
         assert (path.with_suffix(".pdf")).read_bytes().startswith(b"%PDF")
+
+
+def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -> None:
+    run = snakemake(smoke, "--report", "report.html")
+    assert run.returncode == 0, run.stderr[-4000:]
+    html = (smoke / "report.html").read_text()
+    captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
+    outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
+    outputs += ["benchmark.md", "validation.md", "tuning.md", "claims.md"]
+    assert all(name in html for name in outputs)
+    for caption in captions:  # each caption's first sentence, as it reaches the page
+        first = " ".join(caption.read_text().split()).split(". ")[0]
+        assert first[:60] in html, caption.name
 
 
 def test_one_core_after_a_kill_gives_identical_results(smoke: Path, tmp_path: Path) -> None:
