@@ -114,6 +114,19 @@ def benchmark_reach(table: pd.DataFrame) -> plt.Figure:
     return fig
 
 
+def spread_labels(x: np.ndarray, y: np.ndarray, gap: float, width: float) -> np.ndarray:
+    """Heights for the labels of points (x, y), top down: a label that would come within `gap`
+    of a higher one less than `width` away along x moves just below it."""
+    heights = np.asarray(y, dtype=float).copy()
+    placed: list[int] = []
+    for i in np.argsort(-heights, kind="stable"):
+        for j in sorted(placed, key=lambda j: -heights[j]):
+            if abs(x[i] - x[j]) < width and heights[i] > heights[j] - gap:
+                heights[i] = heights[j] - gap
+        placed.append(i)
+    return heights
+
+
 def cost_strength(table: pd.DataFrame) -> plt.Figure:
     """Strength against cost: mean score (95% CI) against milliseconds per move, log scale."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -121,9 +134,11 @@ def cost_strength(table: pd.DataFrame) -> plt.Figure:
         [table.score_mean - table.score_low, table.score_high - table.score_mean], 0, None
     )
     ax.errorbar(table.ms_per_move, table.score_mean, yerr=err, fmt="o", capsize=3)
-    for row in table.itertuples():
-        ax.annotate(row.name, (row.ms_per_move, row.score_mean), fontsize=7,
-                    xytext=(4, 4), textcoords="offset points")  # fmt: skip
+    span = float(table.score_high.max() - min(table.score_low.min(), 0))
+    heights = spread_labels(np.log10(table.ms_per_move.to_numpy()),
+                            table.score_mean.to_numpy(), gap=0.045 * span, width=0.6)  # fmt: skip
+    for row, height in zip(table.itertuples(), heights, strict=True):
+        ax.annotate(row.name, (row.ms_per_move * 1.12, height + 0.01 * span), fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel("mean score")

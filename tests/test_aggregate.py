@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from g2048.claims import CLAIMS, Claim, claims_table, verdict
+from g2048.figures import spread_labels
 from g2048.results import read_json, write_json
 from g2048.selection import select_balanced, switching_rows
 from g2048.stages import pick_tuned, select
@@ -161,3 +162,13 @@ def test_pick_tuned_takes_the_best_validated_set() -> None:
     picked = pick_tuned(selected, frames)
     assert picked["seed"] == 2
     assert picked["validation_mean_scores"] == [1.0, 5.0, 3.0]
+
+
+def test_spread_labels_separates_close_labels_and_leaves_lone_ones() -> None:
+    x = np.array([0.0, 0.1, 0.2, 3.0])
+    y = np.array([100.0, 99.0, 98.0, 99.0])
+    heights = spread_labels(x, y, gap=5.0, width=0.5)
+    assert heights[0] == 100 and heights[3] == 99  # the highest and the lone one stay
+    near = np.sort(heights[:3])
+    assert (np.diff(near) >= 5.0 - 1e-12).all()  # close ones at least a gap apart, top down
+    assert heights[1] == 95 and heights[2] == 90
