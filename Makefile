@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 
-.PHONY: venv run test test-slurm lint bench docs clean
+.PHONY: venv run test test-slurm lint bench layers docs clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ lint: $(BIN)/activate
 
 bench: $(BIN)/activate
 	$(BIN)/python -m g2048 bench
+
+# The package's layer graph, read off the imports (needs Graphviz's dot).
+layers: $(BIN)/activate
+	$(BIN)/python tests/test_layers.py | dot -Tpng -Gdpi=100 -o docs/figures/layers.png
 
 # Copy a finished study's summary tables and key figures to docs/ (committed, shown in README).
 docs:

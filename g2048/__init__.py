@@ -1,5 +1,10 @@
 """g2048: reproducible experiments with 2048-playing agents.
 
+Layers, each a folder, importing only from the layers before it: engine (rules, random numbers,
+reference) < evaluators < agents < play (the batch runner) < study (config, naming, objectives,
+stages, results) < report (statistics, tables, figures, claims) < cli. The tuners in `tuning`
+are generic optimisers that import nothing of the package.
+
 Numba's on-disk cache only notices edits to the file that defines a function, not to the
 functions it calls from other modules, so a stale engine could hide inside a cached agent.
 The cache therefore lives in a folder named after a digest of the package's modules that use
@@ -17,12 +22,15 @@ __version__ = "0.1.0"
 
 def source_digest(numba_only: bool = False, exclude: tuple[str, ...] = ()) -> str:
     """A short digest of the package's Python sources: all of them, those using numba, or all
-    but the `exclude`d files (paths relative to the package, e.g. "figures.py")."""
+    but the `exclude`d files and folders (paths relative to the package, e.g. "report")."""
     h = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
-        if (numba_only and b"numba" not in text) or path.relative_to(root).as_posix() in exclude:
+        name = path.relative_to(root).as_posix()
+        if (numba_only and b"numba" not in text) or any(
+            name == x or name.startswith(x + "/") for x in exclude
+        ):
             continue
         h.update(path.relative_to(root).as_posix().encode())
         h.update(text)

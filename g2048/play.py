@@ -11,19 +11,19 @@ import pandas as pd
 from numba import njit
 
 from g2048 import evaluators
-from g2048.agents import AgentConfig, choose_move
+from g2048.agents import TABLE_BITS, AgentConfig, choose_move
 from g2048.agents.expectimax import new_table
-from g2048.board import (
+from g2048.engine.bitboard import (
     OVERFLOW,
-    count_empty,
-    game_over,
+    empty_count,
+    is_game_over,
     max_rank,
     shift_scored,
     spawn_tile,
     start_board,
 )
-from g2048.parallel import check_threads
-from g2048.rng import mix64, seed_state
+from g2048.engine.parallel import check_threads
+from g2048.engine.rng import mix64, seed_state
 
 _AGENT_STREAM = np.uint64(0xA6E47A6E47A6E47A)  # separates the agent's random stream from spawns
 COLUMNS = (
@@ -51,17 +51,17 @@ def play_game(seed, kind, params, ev_kind, weights, tables, max_moves) -> tuple:
     faced, search nodes, overflow flag). The spawns and the agent draw from separate streams,
     so agents compared on one seed face the same spawn stream."""
     spawns, rng = game_streams(seed)
-    tt = new_table(int(params[2]))
+    tt = new_table(int(params[TABLE_BITS]))
     stats = np.zeros(2, dtype=np.int64)
     b = start_board(spawns)
     score = 0
     moves = 0
-    empty_sum = count_empty(b)
+    empty_sum = empty_count(b)
     overflow = False
     while moves < max_moves:
         d = choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, moves, stats)
         if d < 0:  # no move that changes the board, unless merging two 32768 tiles
-            overflow = not game_over(b)
+            overflow = not is_game_over(b)
             break
         after, gained = shift_scored(b, d)
         if gained >= OVERFLOW:
@@ -70,14 +70,16 @@ def play_game(seed, kind, params, ev_kind, weights, tables, max_moves) -> tuple:
         score += gained
         b = spawn_tile(after, spawns)
         moves += 1
-        empty_sum += count_empty(b)
+        empty_sum += empty_count(b)
     return score, max_rank(b), moves, empty_sum, stats[0], overflow
 
 
 def evaluator_rows(
     agent: AgentConfig, evaluator: str, weights: object = None
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """(kind, weights[k, d], tables[k, n]) for the agent: k = 3 rows for switching, else 1."""
+    """(kind, weights[k, d], tables[k, n]) for the agent: k = 3 rows for switching, else 1.
+
+    `weights`: None (the evaluator's defaults), one vector, or the agent's k rows."""
     rows = np.atleast_2d(
         evaluators.check_weights(evaluator) if weights is None else np.asarray(weights, float)
     )

@@ -15,40 +15,11 @@ from g2048.agents import (
     switching_row,
 )
 from g2048.agents.expectimax import move_values, new_table
-from g2048.board import decode, encode, game_over, play_random, start_board
+from g2048.engine.bitboard import is_game_over, play_random, start_board
+from g2048.engine.board import decode, encode
+from g2048.engine.reference import ref_expectimax
+from g2048.engine.rng import game_seeds, rng_state
 from g2048.play import COLUMNS, evaluator_rows, play_games
-from g2048.reference import ref_move
-from g2048.rng import game_seeds, rng_state
-
-
-def ref_values(grid: list[list[int]], depth: int, value) -> list[float]:  # noqa: ANN001
-    """Brute-force expectimax on the reference engine: the value of each root move."""
-
-    def chance(g: list[list[int]], remaining: int) -> float:
-        if remaining == 0:
-            return value(g)
-        empties = [(r, c) for r in range(4) for c in range(4) if g[r][c] == 0]
-        total = 0.0
-        for r, c in empties:
-            two = [row[:] for row in g]
-            two[r][c] = 2
-            four = [row[:] for row in g]
-            four[r][c] = 4
-            total += 0.9 * player(two, remaining - 1) + 0.1 * player(four, remaining - 1)
-        return total / len(empties)
-
-    def player(g: list[list[int]], remaining: int) -> float:
-        if remaining == 0:
-            return value(g)
-        children = [ref_move(g, d)[0] for d in range(4)]
-        legal = [chance(c, remaining - 1) for c in children if c != g]
-        return max(legal) if legal else value(g)
-
-    out = []
-    for d in range(4):
-        child = ref_move(grid, d)[0]
-        out.append(-np.inf if child == grid else chance(child, depth - 1))
-    return out
 
 
 def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int = 0) -> np.ndarray:
@@ -73,7 +44,7 @@ def played_boards(n: int, moves: int, seed: int) -> list[list[list[int]]]:
     for i in range(n):
         state = rng_state(seed + i)
         b = play_random(np.uint64(start_board(state)), state, moves)[0]
-        if not game_over(b):
+        if not is_game_over(b):
             out.append(decode(int(b)).tolist())
     return out
 
@@ -84,7 +55,7 @@ def test_expectimax_equals_brute_force_on_hand_boards(depth: int, grid) -> None:
     def value(g: list[list[int]]) -> float:
         return evaluators.value("nneonneo", encode(g))
 
-    expected = ref_values(grid, depth, value)
+    expected = ref_expectimax(grid, depth, value)
     got = engine_values(grid, depth, "nneonneo")
     np.testing.assert_allclose(got, expected, rtol=1e-9)
     assert int(np.argmax(got)) == int(np.argmax(expected))
@@ -97,7 +68,7 @@ def test_expectimax_equals_brute_force_for_every_evaluator(name: str) -> None:
 
     for grid in played_boards(6, 40, seed=11):
         for depth in (1, 2):
-            expected = ref_values(grid, depth, value)
+            expected = ref_expectimax(grid, depth, value)
             got = engine_values(grid, depth, name)
             np.testing.assert_allclose(got, expected, rtol=1e-9)
 
@@ -108,7 +79,7 @@ def test_expectimax_depth_3_equals_brute_force_on_played_boards() -> None:
 
     for grid in played_boards(4, 80, seed=5):
         np.testing.assert_allclose(
-            engine_values(grid, 3, "ovolve"), ref_values(grid, 3, value), rtol=1e-9
+            engine_values(grid, 3, "ovolve"), ref_expectimax(grid, 3, value), rtol=1e-9
         )
 
 

@@ -6,12 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from g2048.claims import CLAIMS, Claim, claims_table, verdict
-from g2048.figures import spread_labels
-from g2048.results import read_json, write_json
-from g2048.selection import select_balanced, switching_rows
-from g2048.stages import pick_tuned, select
-from g2048.tables import (
+from g2048.report.claims import CLAIMS, Claim, claims_table, verdict
+from g2048.report.figures import spread_labels
+from g2048.report.tables import (
     benchmark_table,
     describe_agent,
     moves_gain,
@@ -19,6 +16,9 @@ from g2048.tables import (
     validation_table,
     write_table,
 )
+from g2048.study.results import read_json, write_json
+from g2048.study.selection import select_balanced, switching_rows
+from g2048.study.stages import pick_tuned, select
 
 
 def games(scores: list[int], tiles: list[int], seeds: list[int] | None = None) -> pd.DataFrame:
@@ -140,15 +140,8 @@ def test_json_results_are_canonical(tmp_path) -> None:  # noqa: ANN001
     assert read_json(tmp_path / "x.json")["a"] == 3
 
 
-def test_select_takes_the_balanced_front_point_and_cem_mean() -> None:
-    tuned = {
-        "method": "nsga2",
-        "seed": 1,
-        "settings": {"evaluator": "nsga4"},
-        "X": [[0.25] * 4, [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.1, 0.7], [0.4, 0.2, 0.2, 0.2]],
-        "F": [[10, 10, 10, 10], [12, 1, 12, 1], [1, 12, 1, 12], [0, 0, 0, 0]],
-        "front": [0, 1, 2],
-    }
+def test_select_takes_the_balanced_front_point_and_cem_mean(nsga2_run: dict) -> None:
+    tuned = nsga2_run
     out = select(tuned)
     assert out["weights"].tolist() == [0.25] * 4
     assert out["switching"].shape == (3, 4)

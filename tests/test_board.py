@@ -1,4 +1,5 @@
-"""Tests of the bitboard engine g2048.board against the plain reference in g2048/reference.py."""
+"""The bitboard engine (g2048.engine.bitboard and its Python API g2048.engine.board) against the
+plain reference in g2048/engine/reference.py."""
 
 import math
 import random
@@ -10,7 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from stat_checks import binomial_z, chi2_homogeneity_pvalue, chi2_uniform_pvalue
 
-from g2048.board import (
+from g2048.engine import bitboard
+from g2048.engine.board import (
     DOWN,
     LEFT,
     RIGHT,
@@ -25,16 +27,17 @@ from g2048.board import (
     move,
     new_game,
     random_games,
+    rank_grid,
     spawn,
 )
-from g2048.reference import (
+from g2048.engine.reference import (
     line_cells,
     ref_is_game_over,
     ref_legal_moves,
     ref_move,
     ref_overflows,
 )
-from g2048.rng import game_seeds, rng_state
+from g2048.engine.rng import game_seeds, rng_state
 
 Grid = list[list[int]]
 EMPTY = [[0] * 4 for _ in range(4)]
@@ -162,6 +165,24 @@ def test_game_over_exactly_when_no_legal_move(grid: Grid):
     boards where a move would merge two 32768 tiles."""
     board = encode(grid)
     assert is_game_over(board) == (legal_moves(board) == [])
+
+
+@settings(max_examples=2000)
+@given(grids(), st.integers(0, 16))
+@example(EMPTY, 0)
+@example([[32768] * 4 for _ in range(4)], 16)
+def test_cell_mask_helpers_match_the_grid(grid: Grid, rank: int):
+    b = np.uint64(encode(grid))
+    ranks = rank_grid(int(b)).ravel()
+    bits = lambda cells: sum(1 << (4 * i) for i in cells)  # noqa: E731
+    assert int(bitboard.at_least(b, rank)) == bits(np.flatnonzero(ranks >= rank))
+    assert int(bitboard.cells_of_rank(b, rank)) == bits(np.flatnonzero(ranks == rank))
+    assert bitboard.count_cells(bitboard.at_least(b, rank)) == np.sum(ranks >= rank)
+    assert bitboard.empty_count(b) == empty_count(int(b)) == np.sum(ranks == 0)
+    top = ranks.max()
+    assert bitboard.max_rank(b) == top and max_tile(int(b)) == (2**top if top else 0)
+    corners = {grid[0][0], grid[0][3], grid[3][0], grid[3][3]}
+    assert bitboard.max_in_corner(b) == (max(max(row) for row in grid) in corners)
 
 
 @settings(max_examples=3000)

@@ -12,11 +12,13 @@ import pandas as pd
 import pytest
 
 from g2048.agents import AgentConfig
-from g2048.cli import main
+from g2048.cli.main import main
+from g2048.cli.watch import CLEAR, Position, render
+from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS
 from g2048.play import COLUMNS, play_games
-from g2048.rng import game_seeds
-from g2048.watch import CLEAR, Position, render
+from g2048.study.results import write_json
+from g2048.study.stages import select
 
 CORES = os.cpu_count() or 1
 N_WEIGHTS = EVALUATORS["nneonneo"].default_weights.size
@@ -111,15 +113,34 @@ def test_switching_takes_three_vectors_from_json(tmp_path: Path) -> None:
     expected = play_games(agent, game_seeds(0, "play", 1), weights=rows)["score"].tolist()
     listed = tmp_path / "rows.json"
     listed.write_text(json.dumps(rows))
-    keyed = tmp_path / "keyed.json"
-    keyed.write_text(
-        json.dumps({"corner_heavy": rows[2], "balanced": rows[0], "empty_heavy": rows[1]})
-    )
     out = tmp_path / "games.csv"
     base = ["play", "--agent", "switching", "--depth", "1", "--games", "1", "--out", str(out)]
-    for path in (listed, keyed):
-        assert main([*base, "--weights", str(path)]) == 0
+    assert main([*base, "--weights", str(listed)]) == 0
+    assert pd.read_csv(out)["score"].tolist() == expected
+
+
+def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    nsga2_run: dict,
+) -> None:
+    tuned = nsga2_run
+    selection = select(tuned)
+    path = tmp_path / "seed1.json"
+    write_json(path, selection)
+    out = tmp_path / "games.csv"
+    seeds = game_seeds(0, "play", 2)
+    for agent, rows in [
+        (AgentConfig("switching", depth=1), selection["switching"]),
+        (AgentConfig("greedy"), selection["weights"]),
+    ]:
+        expected = play_games(agent, seeds, "nsga4", rows)["score"].tolist()
+        args = ["play", "--agent", agent.name, "--evaluator", "nsga4", "--games", "2"]
+        assert main([*args, "--depth", "1", "--weights", str(path), "--out", str(out)]) == 0
         assert pd.read_csv(out)["score"].tolist() == expected
+    watch = ["watch", "--agent", "switching", "--evaluator", "nsga4", "--depth", "1"]
+    assert main([*watch, "--weights", str(path), "--delay", "0"]) == 0
+    assert "final score" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -148,19 +169,20 @@ def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: s
 
 
 @pytest.mark.parametrize(
-    ("content", "message"),
+    ("agent", "content", "message"),
     [
-        ("[1, 2", "is not valid JSON"),
-        ('{"balanced": []}', "lacks the key(s) empty_heavy, corner_heavy"),
-        ("[[1, 2], [3]]", "must hold a list of numbers, got [[1, 2], [3]]"),
-        ('{"weights": {"a": 1}}', 'must hold a list of numbers, got {"a": 1}'),
-        ('{"balanced": [1], "empty_heavy": [2], "corner_heavy": "x"}', "must hold 3 lists"),
+        ("greedy", "[1, 2", "is not valid JSON"),
+        ("switching", '{"weights": [1, 2, 3, 4]}', "has no 'switching' entry (keys: weights)"),
+        ("greedy", "[[1, 2], [3]]", "must hold a list of numbers, got [[1, 2], [3]]"),
+        ("greedy", '{"weights": {"a": 1}}', "'weights' entry must hold a list of numbers"),
+        ("switching", '{"switching": "x"}', "'switching' entry must hold 3 lists of numbers"),
     ],
 )
-def test_bad_weights_files_exit_2(capsys, tmp_path: Path, content: str, message: str) -> None:  # noqa: ANN001
+def test_bad_weights_files_exit_2(
+    capsys, tmp_path: Path, agent: str, content: str, message: str
+) -> None:  # noqa: ANN001, E501
     path = tmp_path / "w.json"
     path.write_text(content)
-    agent = "switching" if "balanced" in content else "greedy"
     with pytest.raises(SystemExit) as exit_info:
         main(["watch", "--agent", agent, "--weights", str(path)])
     assert exit_info.value.code == 2

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from g2048 import evaluators
-from g2048.board import encode, game_over, play_random, start_board
+from g2048.engine.bitboard import is_game_over, play_random, start_board
+from g2048.engine.board import encode
+from g2048.engine.rng import rng_state
 from g2048.evaluators import DEAD_VALUE, EVALUATORS, MODULES, nneonneo
-from g2048.rng import rng_state
 
 # Three hand boards, shown as ranks (log2 of the tiles, 0 = empty) in the comments below.
 SNAKE_BOARD = encode(
@@ -84,7 +85,7 @@ def game_positions(games: int) -> list[int]:
     for seed in range(games):
         state = rng_state(seed)
         board = np.uint64(start_board(state))
-        while not game_over(board):
+        while not is_game_over(board):
             positions.append(int(board))
             board = np.uint64(play_random(board, state, 1)[0])
     return positions
@@ -97,7 +98,7 @@ def realistic_boards(n: int, seed: int) -> list[int]:
     boards = [played[i] for i in rng.choice(len(played), n // 2, replace=False)]
     while len(boards) < n:
         ranks = rng.integers(1, 16, 16) * (rng.random(16) < rng.uniform(0.3, 1.0))
-        if not game_over(np.uint64(board := board_of(ranks))):
+        if not is_game_over(np.uint64(board := board_of(ranks))):
             boards.append(board)
     return boards
 

@@ -5,16 +5,18 @@ import pandas as pd
 import pytest
 
 from g2048.agents import AgentConfig
+from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from g2048.rng import game_seeds
-from g2048.tuning import cem, nsga2
-from g2048.tuning.objectives import (
+from g2048.study.naming import tuning_purpose
+from g2048.study.objectives import (
     SEED003_LOOKAHEAD,
     CEMObjective,
     NSGA2Objective,
     tune_cem,
     tune_nsga2,
 )
+from g2048.study.stages import tune
+from g2048.tuning import cem, nsga2
 
 GREEDY = AgentConfig("greedy")
 GAME_COLUMNS = ["seed", "score", "max_tile", "moves", "empty_mean", "nodes", "overflow"]
@@ -29,7 +31,7 @@ def test_fixed_seeds_make_the_objective_deterministic() -> None:
     X = box_points(4)
     F = objective(X)
     np.testing.assert_array_equal(objective(X), F)
-    np.testing.assert_array_equal(objective.seeds(5), game_seeds(1, "nsga2", 2))
+    np.testing.assert_array_equal(objective.seeds(5), game_seeds(1, "nsga2-s0", 2))
 
 
 def test_fresh_seeds_change_with_the_generation() -> None:
@@ -37,14 +39,14 @@ def test_fresh_seeds_change_with_the_generation() -> None:
     X = box_points(4)
     F0, F1 = objective(X), objective(X)
     assert not np.array_equal(F0, F1)
-    np.testing.assert_array_equal(objective.seeds(1), game_seeds(1, "nsga2-gen1", 2))
+    np.testing.assert_array_equal(objective.seeds(1), game_seeds(1, "nsga2-s0-gen1", 2))
 
 
 @pytest.mark.parametrize(
     "make",
     [
         lambda: NSGA2Objective(games=2, study_seed=2),
-        lambda: CEMObjective(games=2, study_seed=2, max_moves=100),
+        lambda: CEMObjective(games=2, study_seed=2, max_moves=100, fitness="score"),
     ],
     ids=["nsga2", "cem"],
 )
@@ -66,7 +68,11 @@ def test_nsga2_objectives_are_the_means_of_the_games(evaluator: str, agent: Agen
     objective = NSGA2Objective(evaluator, agent, games=3, study_seed=4, max_moves=300)
     x = objective.evaluator.bounds[:, 1] * np.array([0.3, 0.9, 0.5, 0.7])
     games = play_games(
-        agent, game_seeds(4, "nsga2", 3), evaluator, objective.weights_of(x)[0], max_moves=300
+        agent,
+        game_seeds(4, tuning_purpose("nsga2", 0), 3),
+        evaluator,
+        objective.weights_of(x)[0],
+        max_moves=300,
     )
     expected = [
         games.score.mean(),
@@ -104,7 +110,7 @@ def test_simplex_mapping() -> None:
 def test_cem_fitness_is_the_mean_over_the_games(agent: AgentConfig, fitness: str) -> None:
     objective = CEMObjective(agent=agent, games=2, study_seed=6, max_moves=100, fitness=fitness)
     X = np.array([[2.0, 0.6, 0.8, 0.5, 0.9, 0.4, 0.5, 1.5], [1.0, -1.0, 2.0, 0, 0, 1, 0, 3]])
-    seeds = game_seeds(6, "cem-iter0", 2)
+    seeds = game_seeds(6, tuning_purpose("cem", 0, "iter0"), 2)
     frames = [play_games(agent, seeds, "cem8", x, max_moves=100) for x in X]
     column = {"score": lambda df: df.score, "log2_max_tile": lambda df: np.log2(df.max_tile)}
     expected = [column[fitness](df).mean() for df in frames]
@@ -116,7 +122,7 @@ def test_cem_game_seeds_ignore_the_sampler() -> None:
     probe = np.array([2.0, 0.6, 0.8, 0.5, 0.9, 0.4, 0.5, 1.5])
 
     def probed_run(sampler_seed: int) -> tuple[list[float], cem.CEMResult]:
-        objective = CEMObjective(games=2, study_seed=7, max_moves=100)
+        objective = CEMObjective(games=2, study_seed=7, max_moves=100, fitness="score")
         probe_values: list[float] = []
 
         def evaluate(X: np.ndarray) -> np.ndarray:
@@ -133,9 +139,38 @@ def test_cem_game_seeds_ignore_the_sampler() -> None:
     assert len(set(probe1)) > 1  # and they are fresh each iteration
 
 
+@pytest.mark.parametrize("cls", [NSGA2Objective, CEMObjective])
+@pytest.mark.parametrize("fresh_seeds", [False, True])
+def test_tuning_games_come_from_the_study_seed_and_the_run(cls, fresh_seeds: bool) -> None:  # noqa: ANN001
+    def seeds(study_seed: int, run_seed: int) -> np.ndarray:
+        objective = cls(games=3, study_seed=study_seed, run_seed=run_seed, fresh_seeds=fresh_seeds)
+        return objective.seeds(2)
+
+    base = seeds(1, 1)
+    np.testing.assert_array_equal(base, seeds(1, 1))
+    assert not set(base) & set(seeds(2, 1))  # another study plays other games
+    assert not set(base) & set(seeds(1, 2))  # and so does another run of the same study
+    step = f"{cls.counter}2" if fresh_seeds else ""
+    np.testing.assert_array_equal(base, game_seeds(1, tuning_purpose(cls.name, 1, step), 3))
+
+
+def test_changing_the_study_seed_changes_the_tuning_run() -> None:
+    settings = dict(population=4, iterations=1, games=1, max_moves=50, seed=3)
+    first, second = tune_cem(**settings, study_seed=1), tune_cem(**settings, study_seed=2)
+    assert not first.history.equals(second.history)
+
+
+def test_the_tune_stage_seeds_its_games_from_the_study_seed() -> None:
+    settings = {"evaluator": "cem8", "agent": {"name": "greedy"}, "population": 4}
+    settings |= {"iterations": 1, "games": 1, "max_moves": 50, "fitness": "log2_max_tile"}
+    runs = [tune("cem", settings, 1, study_seed, 1, lambda _: None) for study_seed in (1, 2)]
+    assert runs[0][0]["study_seed"] == 1
+    assert not runs[0][1].equals(runs[1][1])
+
+
 def test_nsga2_tuning_run_is_reproducible_and_elitist() -> None:
     lines: list[str] = []
-    kwargs = dict(pop_size=8, generations=3, games=2, seed=11)
+    kwargs = dict(pop_size=8, generations=3, games=2, seed=11, study_seed=7)
     first = tune_nsga2(**kwargs, progress=lines.append)
     second = tune_nsga2(**kwargs)
     np.testing.assert_array_equal(first.X, second.X)
@@ -147,7 +182,7 @@ def test_nsga2_tuning_run_is_reproducible_and_elitist() -> None:
     assert first.F[:, 0].max() >= first.history.best_0.iloc[0]
     # The reported X are the weights played, on the simplex.
     np.testing.assert_allclose(first.X.sum(axis=1), 1.0, rtol=1e-12)
-    replay = NSGA2Objective(games=2, study_seed=11, simplex=False)(first.X)
+    replay = NSGA2Objective(games=2, study_seed=7, run_seed=11, simplex=False)(first.X)
     np.testing.assert_array_equal(replay, first.F)
     assert len(lines) == 4
     assert lines[0].startswith("gen 0/3: front ") and "ETA" in lines[-1]
@@ -174,6 +209,7 @@ def test_normalising_the_objectives_leaves_the_search_unchanged() -> None:
 def test_cem_tuning_run_is_reproducible_and_keeps_its_best() -> None:
     lines: list[str] = []
     kwargs = dict(population=8, iterations=3, games=2, max_moves=100, seed=13, fresh_seeds=False)
+    kwargs |= {"study_seed": 7}
     first = tune_cem(**kwargs, progress=lines.append)
     second = tune_cem(**kwargs)
     pd.testing.assert_frame_equal(first.history, second.history)
@@ -181,7 +217,7 @@ def test_cem_tuning_run_is_reproducible_and_keeps_its_best() -> None:
     # Each iteration draws new samples, so its best may fall below the first iteration's; what
     # fixed seeds guarantee is that the best ever is a true value, reproduced by replaying it.
     assert first.best_f == first.history.best_f.max() >= first.history.best_f.iloc[0]
-    replay = CEMObjective(games=2, study_seed=13, max_moves=100, fresh_seeds=False)
+    replay = CEMObjective(games=2, study_seed=7, run_seed=13, max_moves=100, fresh_seeds=False)
     assert replay(first.best_x[None])[0] == first.best_f
     assert len(lines) == 3 and lines[-1].startswith("iter 3/3: best ")
 
@@ -198,8 +234,8 @@ def test_cem_tuning_run_is_reproducible_and_keeps_its_best() -> None:
         (lambda: NSGA2Objective(agent=AgentConfig("switching"), study_seed=0), "agent"),
         (lambda: CEMObjective(fitness="moves", study_seed=0), "fitness"),
         (lambda: CEMObjective(study_seed=0)(np.zeros((2, 4))), r"shape \(n, 8\)"),
-        (lambda: tune_nsga2(pop_size=5, seed=0), "pop_size"),
-        (lambda: tune_cem(iterations=0, seed=0), "iterations"),
+        (lambda: tune_nsga2(pop_size=5, seed=0, study_seed=0), "pop_size"),
+        (lambda: tune_cem(iterations=0, seed=0, study_seed=0), "iterations"),
     ],
 )
 def test_invalid_arguments_are_named(make, message: str) -> None:  # noqa: ANN001

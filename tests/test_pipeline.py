@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from workflow_runs import ROOT, SNAKEMAKE, assert_same_results, snakemake, workdir
 
-from g2048.claims import CLAIMS
+from g2048.report.claims import CLAIMS
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from g2048.reference import (
+from g2048.engine.reference import (
     DOWN,
     LEFT,
     RIGHT,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from stat_checks import binomial_z, chi2_uniform_pvalue
 
-from g2048.rng import game_seeds, next_below, next_float, next_u64, rng_state
+from g2048.engine.rng import game_seeds, next_below, next_float, next_u64, rng_state
 
 # Fixed seeds; a fair generator fails a chi-square test only with probability P_MIN and a
 # binomial or mean test (more than Z_MAX standard errors off) with probability about 6e-7.

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from g2048.stats import mean_ci, paired_difference, reach_rates, summarize, wilson_ci
+from g2048.report.stats import mean_ci, paired_difference, reach_rates, summarize, wilson_ci
 
 Z95 = 1.959963984540054  # the 97.5% normal quantile
 

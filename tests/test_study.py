@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from g2048.study import ConfigError, shard_range, validate_config, validation_candidates
+from g2048.study.config import ConfigError, shard_range, validate_config, validation_candidates
 
 CONFIGS = Path(__file__).resolve().parent.parent / "config"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from g2048.tables import TIMING_COLUMNS
+from g2048.report.tables import TIMING_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -12,7 +12,7 @@ from numba import njit
 
 from g2048.agents.expectimax import move_values
 from g2048.agents.rollout import POLICIES, mean_rollout_gain
-from g2048.board import count_empty, max_rank, random_legal_move, shift_scored
+from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move, shift_scored
 
 RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(6)
 AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
@@ -20,7 +20,6 @@ AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
 DEPTH, CUTOFF, TABLE_BITS, ROLLOUTS, POLICY, STEP_CAP, EMPTY_THRESHOLD = range(7)
 # Rows of a switching agent's weights: the front's balanced point, then its extremes.
 BALANCED, EMPTY_HEAVY, CORNER_HEAVY = range(3)
-_CORNER_CELLS = (0, 3, 12, 15)
 
 
 @dataclass(frozen=True)
@@ -72,6 +71,17 @@ class AgentConfig:
         """How many weight vectors the agent takes."""
         return 3 if self.name == "switching" else 1
 
+    @property
+    def searches(self) -> bool:
+        """True for the agents that search a tree (depth, cutoff and table_bits apply)."""
+        return self.name in ("expectimax", "hybrid", "switching")
+
+    @property
+    def rolls_out(self) -> bool:
+        """True for the agents that value boards by rollouts (rollouts, rollout_policy and
+        step_cap apply)."""
+        return self.name in ("montecarlo", "hybrid")
+
     def params(self) -> np.ndarray:
         """The parameter vector numba reads (indices DEPTH, CUTOFF, ...)."""
         depth = 1 if self.name == "greedy" else self.depth
@@ -79,7 +89,7 @@ class AgentConfig:
             [
                 depth,
                 self.cutoff,
-                self.table_bits if self.name in ("expectimax", "hybrid", "switching") else 0,
+                self.table_bits if self.searches else 0,
                 self.rollouts,
                 POLICIES.index(self.rollout_policy),
                 self.step_cap,
@@ -93,13 +103,9 @@ class AgentConfig:
 def switching_row(b: np.uint64, empty_threshold: int) -> int:
     """Seed 000's rule: few empty cells -> empty-heavy weights; max tile off every corner ->
     corner-heavy weights; otherwise the balanced point."""
-    if count_empty(b) <= empty_threshold:
+    if empty_count(b) <= empty_threshold:
         return EMPTY_HEAVY
-    rank = np.uint64(max_rank(b))
-    for cell in _CORNER_CELLS:
-        if (b >> np.uint64(4 * cell)) & np.uint64(0xF) == rank:
-            return BALANCED
-    return CORNER_HEAVY
+    return BALANCED if max_in_corner(b) else CORNER_HEAVY
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.rollout import mean_rollout_gain, merge_potential
-from g2048.board import (
+from g2048.engine.bitboard import (
     COL_DOWN,
     COL_UP,
     DOWN,
@@ -39,13 +39,13 @@ from g2048.board import (
     ROW_LEFT,
     ROW_RIGHT,
     UP,
-    count_empty,
+    empty_count,
     empty_mask,
     shift,
     transpose,
 )
+from g2048.engine.rng import mix64
 from g2048.evaluators import evaluate
-from g2048.rng import mix64
 
 NEG_INF = -np.inf
 TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
@@ -92,7 +92,7 @@ def _moves_with_tile(b, t, moved, cell, rank):  # noqa: ANN001, ANN202
     """`_all_moves` of b plus a tile of `rank` on its empty cell `cell` (a one-bit mask), from
     t = transpose(b) and moved = _all_moves(b): a move treats lines independently, so only the
     tile's row (LEFT, RIGHT) or column (UP, DOWN) needs a table lookup."""
-    k = 16 - count_empty(cell - np.uint64(1))  # the cell's index: 4 x row + column
+    k = 16 - empty_count(cell - np.uint64(1))  # the cell's index: 4 x row + column
     row_at = np.uint64(16 * (k >> 2))
     col_at = np.uint64(4 * (k & 3))
     tile = np.uint64(rank)
@@ -265,6 +265,6 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
             boards[top, _CELLS] = cells
             ints[top, _NEXT] = 0
             ints[top, _SLOT] = slot
-            ints[top, _EMPTIES] = count_empty(child)
+            ints[top, _EMPTIES] = empty_count(child)
             reals[top, _PROB] = child_prob
             reals[top, _ACC] = acc

@@ -12,20 +12,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.board import (
+from g2048.engine.bitboard import (
+    CORNER_CELLS,
+    EDGE_CELLS,
     OVERFLOW,
-    count_empty,
+    cells_of_rank,
+    empty_count,
     max_rank,
     play_random,
     shift_scored,
     spawn_tile,
 )
-from g2048.rng import next_float
+from g2048.engine.rng import next_float
 
-RANDOM_POLICY, BIASED_POLICY = 0, 1
 POLICIES = ("random", "biased")
-_CORNERS = np.uint64(0xF00000000000F00F)  # the corner nibbles (0, 3, 12, 15)
-_EDGES = np.uint64(0xFFFFF00FF00FFFFF)  # every cell but the centre four
+RANDOM_POLICY = POLICIES.index("random")
 _TEMPERATURE = 100.0
 _GREEDY_MOVES = 20
 _UNIFORM_SHARE = 0.3
@@ -49,16 +50,13 @@ def merge_potential(b: np.uint64) -> int:
 @njit(cache=True)
 def _quick_score(after: np.uint64, gained: int) -> float:
     rank = max_rank(after)
-    top = np.uint64(0)
-    for i in range(16):  # the cells holding the max tile
-        if (after >> np.uint64(4 * i)) & np.uint64(0xF) == rank:
-            top |= np.uint64(0xF) << np.uint64(4 * i)
+    top = cells_of_rank(after, rank)  # the cells holding the max tile
     place = 0.0
-    if top & _CORNERS:
+    if top & CORNER_CELLS:
         place = 10.0
-    elif top & _EDGES:
+    elif top & EDGE_CELLS:
         place = 3.0
-    return place * (1 << rank) + 20.0 * count_empty(after) + 0.1 * gained
+    return place * (1 << rank) + 20.0 * empty_count(after) + 0.1 * gained
 
 
 @njit(cache=True)

@@ -1,9 +1,10 @@
 """Board evaluators: value = weights . features(board), reaching numba as (kind, weights, table).
 
 Each evaluator is a module with NAME, FEATURES, DEFAULT_WEIGHTS, BOUNDS (the tuning box),
-`prepare(weights) -> table` (precomputed data for a fast `value`, e.g. a 65536-entry row table),
-`features(board) -> array` (Python level, for tests and reports) and the njit
-`value(board, weights, table)`, equal to weights . features(board). `evaluate` gives every
+`features(board) -> array` (Python level, for tests and reports), the njit
+`value(board, weights, table)`, equal to weights . features(board), and optionally
+`prepare(weights) -> table`, precomputed data for a fast `value` such as a 65536-entry row table
+(by default `lines.no_table`). `evaluate` gives every
 dead board (no legal move) DEAD_VALUE, below the value of any live board.
 """
 
@@ -15,8 +16,9 @@ from types import ModuleType
 import numpy as np
 from numba import njit
 
-from g2048.board import game_over
+from g2048.engine.bitboard import is_game_over
 from g2048.evaluators import cem8, classic4, nneonneo, nsga4, ovolve
+from g2048.evaluators.lines import no_table
 
 # The kind of an evaluator is its index here.
 MODULES: tuple[ModuleType, ...] = (nneonneo, nsga4, classic4, cem8, ovolve)
@@ -36,7 +38,7 @@ def evaluate(
     are) and calls it elsewhere, rather than inlining five evaluators at every leaf, which
     would make numba compile for many minutes.
     """
-    if not live and game_over(board):
+    if not live and is_game_over(board):
         return DEAD_VALUE
     if kind == 0:
         return nneonneo.value(board, weights, table)
@@ -106,7 +108,8 @@ def prepare(name: str, weights: object = None) -> tuple[int, np.ndarray, np.ndar
     """(kind, weights, table): what the numba agents take for this evaluator."""
     ev = get_evaluator(name)
     w = check_weights(name, weights)
-    return ev.kind, w, np.ascontiguousarray(ev.module.prepare(w), dtype=np.float64)
+    table = getattr(ev.module, "prepare", no_table)(w)
+    return ev.kind, w, np.ascontiguousarray(table, dtype=np.float64)
 
 
 def features(name: str, board: int) -> np.ndarray:

@@ -27,19 +27,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.board import count_empty, transpose
-from g2048.evaluators.lines import (
+from g2048.engine.bitboard import (
+    EDGE_CELLS,
     at_least,
     count_cells,
+    empty_count,
+    max_rank,
+    transpose,
+)
+from g2048.evaluators.lines import (
+    LINE_RANKS,
+    LINE_ROUGHNESS,
     field,
-    grid_ranks,
     line_sums,
-    no_table,
     pack,
-    roughness,
     row_sum,
-    top_rank,
-    unpack_line,
 )
 
 NAME = "cem8"
@@ -58,53 +60,43 @@ BOUNDS = ((-5.0, 5.0),) * 8
 SNAKE = np.array([[15, 14, 13, 12], [8, 9, 10, 11], [7, 6, 5, 4], [0, 1, 2, 3]])
 MONO_OFFSET = 32  # keeps the signed per-line monotonicity fields non-negative
 _LINE = np.uint64(0xFFFF)
-_BORDER_CELLS = np.uint64(0x1111100110011111)
 _NOT_LAST_COLUMN = np.uint64(0x0111011101110111)
 
 
 @njit(cache=True)
-def _direction_score(ranks: np.ndarray, step: int) -> int:
-    """Sum of diff + sign(diff) over consecutive tiles of a line, walking nibbles by `step`."""
-    score = 0
-    prev = -1
-    for j in range(4):
-        rank = ranks[j if step > 0 else 3 - j]
-        if rank == 0:
-            continue
-        if prev >= 0:
-            diff = rank - prev
-            score += diff + (1 if diff >= 0 else -1)
-        prev = rank
-    return score
+def _direction_scores(line_ranks: np.ndarray, step: int) -> np.ndarray:
+    """Per line, the sum of diff + sign(diff) over consecutive tiles (empty cells skipped),
+    walking the nibbles forward (step 1) or backward (step -1)."""
+    out = np.zeros(line_ranks.shape[0])
+    for line in range(line_ranks.shape[0]):
+        prev = -1
+        for j in range(4):
+            rank = line_ranks[line, j if step > 0 else 3 - j]
+            if rank == 0:
+                continue
+            if prev >= 0:
+                diff = rank - prev
+                out[line] += diff + (1 if diff >= 0 else -1)
+            prev = rank
+    return out
 
 
-@njit(cache=True)
-def _line_features() -> np.ndarray:
-    """Per line: roughness, forward and backward monotonicity, sum of ranks, sum of i * rank_i."""
-    table = np.zeros((65536, 5))
-    ranks = np.zeros(4, dtype=np.int64)
-    for line in range(65536):
-        unpack_line(line, ranks)
-        table[line, 0] = roughness(ranks)
-        table[line, 1] = _direction_score(ranks, 1)
-        table[line, 2] = _direction_score(ranks, -1)
-        for i in range(4):
-            table[line, 3] += ranks[i]
-            table[line, 4] += i * ranks[i]
-    return table
-
-
-LINE_FEATURES = _line_features()
+# Per line: roughness, forward and backward monotonicity, sum of ranks, sum of i * rank_i.
+LINE_FEATURES = np.column_stack(
+    [
+        LINE_ROUGHNESS,
+        _direction_scores(LINE_RANKS, 1),
+        _direction_scores(LINE_RANKS, -1),
+        LINE_RANKS.sum(axis=1),
+        (LINE_RANKS * np.arange(4)).sum(axis=1),
+    ]
+).astype(np.float64)
 PACKED = pack(LINE_FEATURES + np.array([0, MONO_OFFSET, MONO_OFFSET, 0, 0]))
-
-
-prepare = no_table  # `value` reads the packed line table
 
 
 def features(board: int) -> np.ndarray:
     """The eight features of `board`, the global ones read off the grid of ranks."""
-    rows, cols = line_sums(LINE_FEATURES, board)
-    grid = grid_ranks(board)
+    rows, cols, grid = line_sums(LINE_FEATURES, board)
     top = int(grid.max())
     empty = int(np.sum(grid == 0))
     second = max(top - 1, 1)
@@ -153,13 +145,13 @@ def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
         - field(w2, 4)
         + field(w3, 4)
     )
-    top = top_rank(board)
+    top = max_rank(board)
     largest = at_least(board, top)
     second = at_least(board, max(top - 1, 1))
     side_by_side = (largest & (second >> np.uint64(4))) | (second & (largest >> np.uint64(4)))
     one_above = (largest & (second >> np.uint64(16))) | (second & (largest >> np.uint64(16)))
     pairs = (side_by_side & _NOT_LAST_COLUMN) | one_above
-    empty = count_empty(board)
+    empty = empty_count(board)
     return (
         weights[0] * empty / 16
         - weights[1] * (field(rows, 0) + field(cols, 0)) / 32
@@ -167,6 +159,6 @@ def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
         + weights[3] * top / 15
         + weights[4] * snake / 3000
         + weights[5] * (1.0 if pairs else 0.0)
-        + weights[6] * count_cells(at_least(board, max(top - 2, 1)) & _BORDER_CELLS) / 8
+        + weights[6] * count_cells(at_least(board, max(top - 2, 1)) & EDGE_CELLS) / 8
         - weights[7] * (1.0 if empty <= 2 else 0.0)
     )

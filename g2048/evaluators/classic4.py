@@ -22,18 +22,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.board import count_empty
+from g2048.engine.bitboard import empty_count, max_in_corner, max_rank
 from g2048.evaluators.lines import (
+    FIRST,
+    LINE_ROUGHNESS,
+    SECOND,
     field,
-    grid_ranks,
-    in_corner,
     line_sums,
-    no_table,
     pack,
-    roughness,
     row_col_sums,
-    top_rank,
-    unpack_line,
 )
 
 NAME = "classic4"
@@ -42,31 +39,15 @@ DEFAULT_WEIGHTS = (2.7, 1.0, 0.1, 2.0)
 BOUNDS = ((0.0, 10.0), (0.0, 4.0), (0.0, 1.0), (0.0, 8.0))
 
 
-@njit(cache=True)
-def _line_features() -> np.ndarray:
-    """Per line: the log2 drops between adjacent non-empty cells (nibble order), the roughness."""
-    table = np.zeros((65536, 2))
-    ranks = np.zeros(4, dtype=np.int64)
-    for line in range(65536):
-        unpack_line(line, ranks)
-        for i in range(3):
-            if ranks[i + 1] and ranks[i] > ranks[i + 1]:
-                table[line, 0] += ranks[i] - ranks[i + 1]
-        table[line, 1] = roughness(ranks)
-    return table
-
-
-LINE_FEATURES = _line_features()
+# Per line: the log2 drops between adjacent non-empty cells (nibble order), the roughness.
+_DROPS = np.where((SECOND > 0) & (FIRST > SECOND), FIRST - SECOND, 0).sum(axis=1)
+LINE_FEATURES = np.column_stack([_DROPS, LINE_ROUGHNESS]).astype(np.float64)
 PACKED = pack(LINE_FEATURES)
-
-
-prepare = no_table  # `value` reads the packed line table
 
 
 def features(board: int) -> np.ndarray:
     """The four features of `board`."""
-    rows, cols = line_sums(LINE_FEATURES, board)
-    grid = grid_ranks(board)
+    rows, cols, grid = line_sums(LINE_FEATURES, board)
     top = int(grid.max())
     in_a_corner = top in (grid[0, 0], grid[0, 3], grid[3, 0], grid[3, 3])
     return np.array(
@@ -83,10 +64,10 @@ def features(board: int) -> np.ndarray:
 def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
     """weights . features(board): eight packed lookups and bit operations."""
     rows, cols = row_col_sums(board, PACKED)
-    top = top_rank(board)
-    corner = float(1 << top) if top and in_corner(board, top) else 0.0
+    top = max_rank(board)
+    corner = float(1 << top) if top and max_in_corner(board) else 0.0
     return (
-        weights[0] * count_empty(board)
+        weights[0] * empty_count(board)
         + weights[1] * (field(rows, 0) + field(cols, 0))
         - weights[2] * (field(rows, 1) + field(cols, 1))
         + weights[3] * corner

@@ -1,11 +1,11 @@
-"""Shared helpers of the evaluators: per-line tables and bit tricks on the board.
+"""Shared helpers of the evaluators: per-line feature tables, packed for one lookup per line.
 
 A line is a row (nibble i = column i) or a column (nibble i = row i) as a 16-bit index, so one
 table over the 65536 lines serves rows and columns alike. The small integer quantities of a line
 that a `value` needs are packed into one uint64 per line, FIELD_BITS bits per field: a single
 lookup per line gives them all, and the sum over the 4 rows (or the 4 columns) of the packed words
 sums every field at once without carries, as long as each field of a line stays below FIELD_LIMIT.
-Cell masks hold one bit per cell, the low bit of its nibble, like `board.empty_mask`.
+Board-wide bit tricks (cell masks, ranks, corners) live in g2048.engine.bitboard.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.board import line_indices, transpose
+from g2048.engine.bitboard import line_indices, transpose
+from g2048.engine.board import rank_grid
 
 FIELD_BITS = 12
 FIELD_LIMIT = 1 << (FIELD_BITS - 2)  # per line, so that a sum over 4 lines still fits a field
@@ -21,27 +22,14 @@ MAX_FIELDS = 64 // FIELD_BITS
 
 _LINE = np.uint64(0xFFFF)
 _FIELD = np.uint64((1 << FIELD_BITS) - 1)
-_BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
-_BYTE_ONES = np.uint64(0x0101010101010101)
-_BYTE_BIT4 = np.uint64(0x1010101010101010)
-CORNER_CELLS = np.uint64(0x1001000000001001)
 
 
-@njit(cache=True)
-def unpack_line(line: int, ranks: np.ndarray) -> None:
-    """Write the 4 ranks of a 16-bit line into `ranks`, nibble order."""
-    for i in range(4):
-        ranks[i] = (line >> (4 * i)) & 0xF
-
-
-@njit(cache=True)
-def roughness(ranks: np.ndarray) -> int:
-    """Sum of |a - b| over the adjacent pairs of non-empty cells of a line, on ranks (log2)."""
-    total = 0
-    for i in range(3):
-        if ranks[i] and ranks[i + 1]:
-            total += abs(ranks[i] - ranks[i + 1])
-    return total
+# The 4 ranks of every 16-bit line in nibble order, LINE_RANKS[line, i], and the pairs of
+# adjacent cells of every line: FIRST[line, j], SECOND[line, j] = ranks j and j + 1.
+LINE_RANKS = (np.arange(65536)[:, None] >> (4 * np.arange(4))) & 0xF
+FIRST, SECOND = LINE_RANKS[:, :-1], LINE_RANKS[:, 1:]
+# Per line: sum of |a - b| over the adjacent pairs of non-empty cells, on ranks (log2).
+LINE_ROUGHNESS = np.where((FIRST > 0) & (SECOND > 0), np.abs(FIRST - SECOND), 0).sum(axis=1)
 
 
 def pack(fields: np.ndarray) -> np.ndarray:
@@ -80,63 +68,13 @@ def row_col_sums(b: np.uint64, packed: np.ndarray) -> tuple[np.uint64, np.uint64
     return row_sum(b, packed), row_sum(transpose(b), packed)
 
 
-def line_sums(table: np.ndarray, board: int) -> tuple[np.ndarray, np.ndarray]:
-    """Python side: a per-line feature table summed over the rows and over the columns."""
+def line_sums(table: np.ndarray, board: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Python side, for `features`: a per-line feature table summed over the rows and over the
+    columns, and the board's 4x4 grid of ranks."""
     idx = line_indices(board)
-    return table[idx[:4]].sum(axis=0), table[idx[4:]].sum(axis=0)
-
-
-@njit(cache=True, inline="always")
-def at_least(b: np.uint64, rank: int) -> np.uint64:
-    """Cell mask of the cells whose rank is >= `rank` (0..16), by byte-wise carries."""
-    add = np.uint64(16 - rank) * _BYTE_ONES
-    even = ((b & _BYTES_LOW) + add) >> np.uint64(4)
-    odd = ((b >> np.uint64(4)) & _BYTES_LOW) + add
-    return (even & _BYTE_ONES) | (odd & _BYTE_BIT4)
-
-
-@njit(cache=True, inline="always")
-def count_cells(mask: np.uint64) -> int:
-    """Number of cells in a cell mask."""
-    x = (mask + (mask >> np.uint64(4))) & _BYTES_LOW
-    return np.int64((x * _BYTE_ONES) >> np.uint64(56))
-
-
-@njit(cache=True)
-def _line_max() -> np.ndarray:
-    table = np.zeros(65536, dtype=np.uint8)
-    for line in range(65536):
-        for i in range(4):
-            table[line] = max(table[line], (line >> (4 * i)) & 0xF)
-    return table
-
-
-LINE_MAX = _line_max()
-
-
-@njit(cache=True, inline="always")
-def top_rank(b: np.uint64) -> int:
-    """The largest rank on the board, by four row lookups."""
-    return np.int64(
-        max(
-            max(LINE_MAX[b & _LINE], LINE_MAX[(b >> np.uint64(16)) & _LINE]),
-            max(LINE_MAX[(b >> np.uint64(32)) & _LINE], LINE_MAX[b >> np.uint64(48)]),
-        )
-    )
-
-
-@njit(cache=True, inline="always")
-def in_corner(b: np.uint64, rank: int) -> bool:
-    """True when one of the four corner cells holds `rank`."""
-    return (at_least(b, rank) & ~at_least(b, rank + 1) & CORNER_CELLS) != 0
-
-
-def grid_ranks(board: int) -> np.ndarray:
-    """Python side: the 4x4 grid of ranks (0 = empty), row 0 on top."""
-    b = int(board)
-    return np.array([(b >> (4 * i)) & 0xF for i in range(16)], dtype=np.int64).reshape(4, 4)
+    return table[idx[:4]].sum(axis=0), table[idx[4:]].sum(axis=0), rank_grid(board)
 
 
 def no_table(weights: np.ndarray) -> np.ndarray:
-    """`prepare` of an evaluator whose `value` needs no weight-dependent table."""
+    """`prepare` of the evaluators whose `value` needs no weight-dependent table (the default)."""
     return np.zeros(1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.board import line_indices, sum_lines
+from g2048.engine.bitboard import line_indices, sum_lines
 
 NAME = "nneonneo"
 FEATURES = ("lines", "empty", "merges", "monotonicity_penalty", "sum_penalty")

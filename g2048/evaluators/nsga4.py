@@ -27,17 +27,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.board import count_empty
+from g2048.engine.bitboard import empty_count, max_in_corner
 from g2048.evaluators.lines import (
+    FIRST,
+    SECOND,
     field,
-    grid_ranks,
-    in_corner,
     line_sums,
-    no_table,
     pack,
     row_col_sums,
-    top_rank,
-    unpack_line,
 )
 
 NAME = "nsga4"
@@ -48,25 +45,15 @@ EMPTY_NORM = 15.0
 MERGE_NORM = 24.0  # 12 adjacent pairs in the rows + 12 in the columns
 
 
-@njit(cache=True)
-def _line_features() -> np.ndarray:
-    """Per line: rank drops, rank rises (nibble order, empty = 0) and equal non-empty pairs."""
-    table = np.zeros((65536, 3))
-    ranks = np.zeros(4, dtype=np.int64)
-    for line in range(65536):
-        unpack_line(line, ranks)
-        for i in range(3):
-            a, b = ranks[i], ranks[i + 1]
-            if a > b:
-                table[line, 0] += a - b
-            else:
-                table[line, 1] += b - a
-            if a and a == b:
-                table[line, 2] += 1
-    return table
-
-
-LINE_FEATURES = _line_features()
+# Per line: rank drops, rank rises (nibble order, empty = 0) and equal non-empty pairs.
+_STEPS = SECOND - FIRST
+LINE_FEATURES = np.column_stack(
+    [
+        np.clip(-_STEPS, 0, None).sum(axis=1),
+        np.clip(_STEPS, 0, None).sum(axis=1),
+        ((FIRST > 0) & (_STEPS == 0)).sum(axis=1),
+    ]
+).astype(np.float64)
 PACKED = pack(LINE_FEATURES)
 
 
@@ -79,13 +66,9 @@ def monotonicity(drops_h: float, rises_h: float, drops_v: float, rises_v: float)
     return (abs(drops_h - rises_h) + abs(drops_v - rises_v)) / total
 
 
-prepare = no_table  # `value` reads the packed line table
-
-
 def features(board: int) -> np.ndarray:
     """The four normalised features of `board`."""
-    rows, cols = line_sums(LINE_FEATURES, board)
-    grid = grid_ranks(board)
+    rows, cols, grid = line_sums(LINE_FEATURES, board)
     corners = (grid[0, 0], grid[0, 3], grid[3, 0], grid[3, 3])
     return np.array(
         [
@@ -102,7 +85,7 @@ def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
     """weights . features(board): eight packed lookups and bit operations."""
     rows, cols = row_col_sums(board, PACKED)
     mono = monotonicity(field(rows, 0), field(rows, 1), field(cols, 0), field(cols, 1))
-    empty = min(count_empty(board), 15) / EMPTY_NORM
+    empty = min(empty_count(board), 15) / EMPTY_NORM
     merges = (field(rows, 2) + field(cols, 2)) / MERGE_NORM
-    corner = 1.0 if in_corner(board, top_rank(board)) else 0.0
+    corner = 1.0 if max_in_corner(board) else 0.0
     return weights[0] * mono + weights[1] * empty + weights[2] * merges + weights[3] * corner

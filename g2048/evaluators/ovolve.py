@@ -23,17 +23,14 @@ import math
 import numpy as np
 from numba import njit
 
-from g2048.board import count_empty
+from g2048.engine.bitboard import empty_count, max_rank
 from g2048.evaluators.lines import (
+    LINE_RANKS,
+    LINE_ROUGHNESS,
     field,
-    grid_ranks,
     line_sums,
-    no_table,
     pack,
-    roughness,
     row_col_sums,
-    top_rank,
-    unpack_line,
 )
 
 NAME = "ovolve"
@@ -65,28 +62,22 @@ def _walk(ranks: np.ndarray) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _line_features() -> np.ndarray:
-    """Per line: roughness, decreases and increases along ovolve's walk."""
-    table = np.zeros((65536, 3))
-    ranks = np.zeros(4, dtype=np.int64)
-    for line in range(65536):
-        unpack_line(line, ranks)
-        table[line, 0] = roughness(ranks)
-        table[line, 1], table[line, 2] = _walk(ranks)
-    return table
+def _walks(line_ranks: np.ndarray) -> np.ndarray:
+    """`_walk` of every line: (65536, 2) decreases and increases."""
+    out = np.zeros((line_ranks.shape[0], 2))
+    for line in range(line_ranks.shape[0]):
+        out[line, 0], out[line, 1] = _walk(line_ranks[line])
+    return out
 
 
-LINE_FEATURES = _line_features()
+# Per line: roughness, decreases and increases along ovolve's walk.
+LINE_FEATURES = np.column_stack([LINE_ROUGHNESS, _walks(LINE_RANKS)]).astype(np.float64)
 PACKED = pack(LINE_FEATURES)
-
-
-prepare = no_table  # `value` reads the packed line table
 
 
 def features(board: int) -> np.ndarray:
     """The four features of `board`."""
-    rows, cols = line_sums(LINE_FEATURES, board)
-    grid = grid_ranks(board)
+    rows, cols, grid = line_sums(LINE_FEATURES, board)
     return np.array(
         [
             -(rows[0] + cols[0]),
@@ -105,6 +96,6 @@ def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
     return (
         -weights[0] * (field(rows, 0) + field(cols, 0))
         - weights[1] * mono
-        + weights[2] * LN_EMPTY[count_empty(board)]
-        + weights[3] * top_rank(board)
+        + weights[2] * LN_EMPTY[empty_count(board)]
+        + weights[3] * max_rank(board)
     )

@@ -9,6 +9,7 @@ rule table_benchmark:
         ),
     log:
         "logs/aggregate/table_benchmark.log",
+    localrule: True
     resources:
         mem_mb=1000,
         runtime=5,
@@ -30,6 +31,7 @@ rule table_validation:
         ),
     log:
         "logs/aggregate/table_validation.log",
+    localrule: True
     resources:
         mem_mb=1000,
         runtime=5,
@@ -43,8 +45,8 @@ rule table_validation:
 
 rule table_tuning:
     input:
-        selected=expand("results/select/{m}/seed{s}.json", m=study.METHODS, s=SEEDS),
-        timings=expand("benchmarks/tune/{m}/seed{s}.tsv", m=study.METHODS, s=SEEDS),
+        selected=expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS),
+        timings=expand("benchmarks/tune/{m}/seed{s}.tsv", m=METHODS, s=SEEDS),
         validation="results/tables/validation.csv",
     output:
         report(
@@ -54,6 +56,7 @@ rule table_tuning:
         ),
     log:
         "logs/aggregate/table_tuning.log",
+    localrule: True
     resources:
         mem_mb=1000,
         runtime=5,
@@ -75,11 +78,13 @@ rule claims:
         ),
     log:
         "logs/aggregate/claims.log",
+    localrule: True
     resources:
         mem_mb=1000,
         runtime=5,
     params:
         entries=config["benchmark"]["entries"],
+        pairs=study.switching_pairs(config),
         code=CODE,
     script:
         "../scripts/claims.py"
@@ -109,6 +114,7 @@ rule figure_tuning:
         ),
     log:
         "logs/aggregate/figure_tuning.log",
+    localrule: True
     resources:
         mem_mb=1000,
         runtime=5,
@@ -143,6 +149,7 @@ rule figure_results:
         ),
     log:
         "logs/aggregate/figure_results.log",
+    localrule: True
     resources:
         mem_mb=1000,
         runtime=5,

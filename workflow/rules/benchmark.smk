@@ -27,6 +27,7 @@ rule benchmark_entry:
         games="results/benchmark/{entry}.csv",
     log:
         "logs/benchmark/{entry}.log",
+    localrule: True
     resources:
         mem_mb=500,
         runtime=5,

@@ -1,27 +1,14 @@
-from pathlib import Path
-
 import g2048
-from g2048 import study
-
-PRESENTATION = (
-    "tables.py",
-    "figures.py",
-    "claims.py",
-    "stats.py",
-    "cli.py",
-    "watch.py",
-    "bench.py",
-)
+from g2048.study import config as study
+from g2048.study.naming import METHODS, candidate_name, parse_candidate, parse_weights
 
 # Fails before any job runs, with a message naming the key.
-study.validate_config(
-    config, study.load_schema(Path(workflow.basedir) / "config/schema.yaml")
-)
+study.validate_config(config)
 
 # Changing the package's code re-runs the jobs that depend on it: the jobs that compute results
-# (play, select, merge) on a digest of all but the presentation modules, the tables and figures
-# on a digest of everything.
-ENGINE = g2048.source_digest(exclude=PRESENTATION)
+# (play, select, merge) on a digest of all but the presentation layers (report, cli), the
+# tables and figures on a digest of everything.
+ENGINE = g2048.source_digest(exclude=("report", "cli"))
 CODE = g2048.source_digest()
 SEEDS = config["tune"]["seeds"]
 CANDIDATES = study.validation_candidates(config)
@@ -30,7 +17,7 @@ SHARDS = range(config["benchmark"]["shards"])
 
 
 wildcard_constraints:
-    method="nsga2|cem",
+    method="|".join(METHODS),
     seed=r"\d+",
     shard=r"\d+",
     candidate="|".join(CANDIDATES),
@@ -39,10 +26,11 @@ wildcard_constraints:
 
 def tuned_selection(wildcards):
     """The selection file a validation candidate needs (none for baselines)."""
-    method, _, seed = wildcards.candidate.partition("-s")
-    if method in study.METHODS and seed.isdigit():
-        return {"selected": f"results/select/{method}/seed{seed}.json"}
-    return {}
+    tuned = parse_candidate(wildcards.candidate)
+    if tuned is None:
+        return {}
+    method, seed = tuned
+    return {"selected": f"results/select/{method}/seed{seed}.json"}
 
 
 def method_validation(wildcards):
@@ -51,14 +39,16 @@ def method_validation(wildcards):
         "selected": expand(
             "results/select/{m}/seed{s}.json", m=wildcards.method, s=SEEDS
         ),
-        "games": expand("results/validate/{m}-s{s}.csv", m=wildcards.method, s=SEEDS),
+        "games": [
+            f"results/validate/{candidate_name(wildcards.method, s)}.csv" for s in SEEDS
+        ],
     }
 
 
 def entry_weights(wildcards):
     """The tuned weights a benchmark entry needs, if it names any."""
-    method = study.weights_source(study.entry(config, wildcards.entry).get("weights"))
-    return {"tuned": f"results/select/tuned-{method}.json"} if method else {}
+    spec = parse_weights(study.entry(config, wildcards.entry).get("weights"))
+    return {"tuned": f"results/select/tuned-{spec.method}.json"} if spec else {}
 
 
 def final_outputs():

@@ -12,6 +12,7 @@ rule tune:
         runtime=120,
     params:
         settings=lambda wildcards: config["tune"][wildcards.method],
+        study_seed=config["study_seed"],
         engine=ENGINE,
     script:
         "../scripts/tune.py"
@@ -24,6 +25,7 @@ rule select:
         selected="results/select/{method}/seed{seed}.json",
     log:
         "logs/select/{method}/seed{seed}.log",
+    localrule: True
     resources:
         mem_mb=500,
         runtime=5,

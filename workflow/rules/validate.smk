@@ -28,6 +28,7 @@ rule pick_tuned:
         tuned="results/select/tuned-{method}.json",
     log:
         "logs/select/tuned-{method}.log",
+    localrule: True
     resources:
         mem_mb=500,
         runtime=5,

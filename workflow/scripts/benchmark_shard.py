@@ -1,16 +1,14 @@
 """Snakemake adapter: one shard of one benchmark entry's games."""
 
-from g2048.results import read_json, write_csv
-from g2048.stages import benchmark_seeds, play_weight_set, script_log
-from g2048.study import shard_range
+from g2048.study.config import shard_range
+from g2048.study.progress import script_log
+from g2048.study.results import read_json, write_csv
+from g2048.study.stages import benchmark_seeds, entry_weights, play_weight_set
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 entry = sm.params.entry
-weights = entry.get("weights")
-if isinstance(weights, str):  # tuned:<method> or front:<method>
-    tuned = read_json(sm.input.tuned)
-    weights = tuned["switching"] if weights.startswith("front:") else tuned["weights"]
+weights = entry_weights(entry, read_json(sm.input.tuned) if hasattr(sm.input, "tuned") else None)
 start, count = shard_range(entry["games"], sm.params.shards, int(sm.wildcards.shard))
 log(f"{entry['name']} shard {sm.wildcards.shard}: games {start}..{start + count - 1}")
 seeds = benchmark_seeds(sm.params.study_seed, start, count)

@@ -4,20 +4,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from g2048.claims import claims_table
-from g2048.stages import script_log
-from g2048.tables import moves_gain
+from g2048.report.claims import claims_table, switching_gains
+from g2048.study.progress import script_log
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 table = pd.read_csv(sm.input.benchmark)
-games = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
-extra = {}
-if "switching-d2" in games and "balanced-d2" in games:
-    gain = moves_gain(pd.read_csv(games["switching-d2"]), pd.read_csv(games["balanced-d2"]))
-    extra[("switching-d2", "moves_gain_vs_balanced")] = gain
+paths = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
+pairs = [tuple(pair) for pair in sm.params.pairs]
+games = {name: pd.read_csv(paths[name]) for pair in pairs for name in pair}
 notes = {e["name"]: e["note"] for e in sm.params.entries if e.get("note")}
-claims = claims_table(table, extra, notes)
+claims = claims_table(table, switching_gains(pairs, games), notes)
 Path(sm.output[0]).write_text(
     "# The seeds' claims and what this study measured\n\n" + claims.to_markdown(index=False) + "\n"
 )

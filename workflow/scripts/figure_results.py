@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from g2048 import figures
-from g2048.stages import script_log
+from g2048.report import figures
+from g2048.study.progress import script_log
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from g2048 import figures
-from g2048.results import read_json
-from g2048.stages import script_log
+from g2048.report import figures
+from g2048.study.progress import script_log
+from g2048.study.results import read_json
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])

@@ -2,8 +2,9 @@
 
 import pandas as pd
 
-from g2048.results import read_json, write_json
-from g2048.stages import pick_tuned, script_log
+from g2048.study.progress import script_log
+from g2048.study.results import read_json, write_json
+from g2048.study.stages import pick_tuned
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])

@@ -1,7 +1,8 @@
 """Snakemake adapter: the weights a tuning run offers for validation."""
 
-from g2048.results import read_json, write_json
-from g2048.stages import script_log, select
+from g2048.study.progress import script_log
+from g2048.study.results import read_json, write_json
+from g2048.study.stages import select
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])

@@ -2,9 +2,10 @@
 
 import pandas as pd
 
-from g2048.results import read_json
-from g2048.stages import script_log
-from g2048.tables import tuning_table, write_table
+from g2048.report.tables import tuning_table, write_table
+from g2048.study.naming import candidate_name
+from g2048.study.progress import script_log
+from g2048.study.results import read_json
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
@@ -12,6 +13,7 @@ validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
 runs = []
 for path in sm.input.selected:
     run = read_json(path)
-    runs.append(run | {"validation_mean_score": validation[f"{run['method']}-s{run['seed']}"]})
+    name = candidate_name(run["method"], run["seed"])
+    runs.append(run | {"validation_mean_score": validation[name]})
 wall = [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in sm.input.timings]
 write_table(tuning_table(runs, wall), sm.output[0].removesuffix(".csv"))

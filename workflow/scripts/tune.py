@@ -1,13 +1,19 @@
 """Snakemake adapter: one tuning run (NSGA-II or CEM) for one seed."""
 
-from g2048.results import write_csv, write_json
-from g2048.stages import script_log, tune
+from g2048.study.progress import script_log
+from g2048.study.results import write_csv, write_json
+from g2048.study.stages import tune
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 log(f"tune {sm.wildcards.method} seed {sm.wildcards.seed}: {sm.params.settings}")
 result, history = tune(
-    sm.wildcards.method, dict(sm.params.settings), int(sm.wildcards.seed), sm.threads, log
+    sm.wildcards.method,
+    dict(sm.params.settings),
+    int(sm.wildcards.seed),
+    sm.params.study_seed,
+    sm.threads,
+    log,
 )
 write_json(sm.output.result, result)
 write_csv(sm.output.history, history)

@@ -1,7 +1,8 @@
 """Snakemake adapter: one weight set plays the validation games at the validation depth."""
 
-from g2048.results import read_json, write_csv
-from g2048.stages import play_weight_set, script_log, validation_seeds
+from g2048.study.progress import script_log
+from g2048.study.results import read_json, write_csv
+from g2048.study.stages import play_weight_set, validation_seeds
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])

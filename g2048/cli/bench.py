@@ -1,7 +1,9 @@
-"""Engine speed figures, measured in one run so that ratios are not spoiled by machine noise."""
+"""Engine speed figures, measured in one run so that ratios are not spoiled by machine noise, and
+the search profile of `python -m g2048 profile`."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections.abc import Callable
@@ -9,12 +11,12 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from g2048 import reference
 from g2048.agents import AgentConfig
-from g2048.board import random_games
-from g2048.parallel import max_threads
+from g2048.engine import reference
+from g2048.engine.board import random_games
+from g2048.engine.parallel import max_threads
+from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from g2048.rng import game_seeds
 
 
 def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float:
@@ -96,3 +98,18 @@ def search_figures(
         figures[f"expectimax_d{depth}_moves_per_s"] = float(df.moves.sum() / seconds)
         figures[f"expectimax_d{depth}_mean_score"] = float(df.score.mean())
     return figures
+
+
+def search_profile(depth: int, games: int, repeat: int = 1, **settings: object) -> str:
+    """One line for `python -m g2048 profile`: expectimax moves/s and nodes/s on fixed games
+    (the best of `repeat` runs) and a digest of every result column but `seconds`, which an
+    optimisation must leave unchanged. `settings` go to `time_search`."""
+    df, seconds, warm = time_search(depth, games, repeat=repeat, **settings)
+    if games == 0:
+        return f"depth {depth}: compile/load {warm:.1f} s"
+    digest = hashlib.sha256(df.drop(columns="seconds").to_csv().encode()).hexdigest()[:12]
+    return (
+        f"depth {depth}: {df.moves.sum() / seconds:,.0f} moves/s, "
+        f"{df.nodes.sum() / seconds / 1e6:.1f} M nodes/s ({df.moves.sum()} moves, "
+        f"{df.nodes.sum()} nodes), digest {digest} (compile/load {warm:.1f} s)"
+    )

@@ -1,22 +1,21 @@
-"""A study's configuration: validation with messages that name the key, and the lists of jobs
-and weight sets that the Snakemake rules are made of."""
+"""A study's configuration: validation against the package's schema with messages that name the
+key, and the lists of jobs and weight sets that the Snakemake rules are made of."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import numpy as np
 import yaml
 
 from g2048.agents import AgentConfig
 from g2048.evaluators import check_weights
+from g2048.study.naming import METHODS, candidate_name, parse_candidate, parse_weights
 
-SCHEMA = Path(__file__).resolve().parent.parent / "config" / "schema.yaml"
-METHODS = ("nsga2", "cem")
+# Shipped with the package; config/schema.yaml links here for readers of the config folder.
+SCHEMA = Path(__file__).resolve().parent / "schema.yaml"
 
 
 class ConfigError(ValueError):
@@ -72,6 +71,13 @@ def _check_weights(key: str, evaluator: str, weights: object) -> None:
         _fail(key, str(exc))
 
 
+def _agent(key: str, spec: dict) -> AgentConfig:
+    try:
+        return AgentConfig(**spec)
+    except ValueError as exc:
+        _fail(key, str(exc))
+
+
 def _check_semantics(config: dict) -> None:
     for method in METHODS:
         agent = config["tune"][method]["agent"]["name"]
@@ -81,7 +87,7 @@ def _check_semantics(config: dict) -> None:
     for i, name in enumerate(names):
         if names.index(name) != i:
             _fail(f"validate.baselines[{i}].name", f"duplicate name {name!r}")
-        if re.fullmatch(r"(nsga2|cem)-s\d+", name):
+        if parse_candidate(name):
             _fail(f"validate.baselines[{i}].name", "names like cem-s1 are the tuned weight sets'")
     for i, base in enumerate(config["validate"]["baselines"]):
         if "weights" in base:
@@ -96,16 +102,16 @@ def _check_semantics(config: dict) -> None:
             _fail(f"{key}.name", f"duplicate name {entry['name']!r}")
         seen.add(entry["name"])
         weights = entry.get("weights")
-        switching = entry["agent"]["name"] == "switching"
-        if isinstance(weights, str):
-            method = weights.split(":")[1]
-            tuned_evaluator = config["tune"][method]["evaluator"]
+        spec = parse_weights(weights)
+        switching = _agent(f"{key}.agent", entry["agent"]).weight_rows > 1
+        if spec is not None:
+            tuned_evaluator = config["tune"][spec.method]["evaluator"]
             if entry["evaluator"] != tuned_evaluator:
                 _fail(
                     f"{key}.evaluator",
                     f"{weights} weights are for {tuned_evaluator}, not {entry['evaluator']}",
                 )
-            if switching != weights.startswith("front:"):
+            if switching != spec.switching:
                 _fail(f"{key}.weights", "the switching agent, and only it, takes front:nsga2")
         elif switching:
             _fail(f"{key}.weights", "the switching agent needs weights: front:nsga2")
@@ -131,8 +137,7 @@ def shard_range(games: int, shards: int, shard: int) -> tuple[int, int]:
 
 def validation_candidates(config: dict) -> list[str]:
     """Names of the weight sets the validate stage plays: tuned ones, then baselines."""
-    tuned = [f"nsga2-s{s}" for s in config["tune"]["seeds"]]
-    tuned += [f"cem-s{s}" for s in config["tune"]["seeds"]]
+    tuned = [candidate_name(m, s) for m in METHODS for s in config["tune"]["seeds"]]
     return tuned + [b["name"] for b in config["validate"]["baselines"]]
 
 
@@ -144,11 +149,28 @@ def entry(config: dict, name: str) -> dict:
     raise KeyError(name)
 
 
-def weights_source(weights: object) -> str | None:
-    """The tuning method whose results a weights spec needs, if any ("nsga2" or "cem")."""
-    return weights.split(":")[1] if isinstance(weights, str) else None
-
-
-def as_weight_rows(weights: object) -> np.ndarray | None:
-    """Explicit weights as float rows (None stays None: the evaluator's defaults)."""
-    return None if weights is None else np.atleast_2d(np.asarray(weights, dtype=np.float64))
+def switching_pairs(config: dict) -> list[tuple[str, str]]:
+    """(switching entry, its balanced twin) of the benchmark: the twin plays the `tuned:` weights
+    of the front the switching entry switches along, with the same evaluator and depth, as
+    expectimax (seed 000's comparison of switching with its balanced point)."""
+    entries = config["benchmark"]["entries"]
+    pairs = []
+    for e in entries:
+        spec = parse_weights(e.get("weights"))
+        if spec is None or not spec.switching:
+            continue
+        depth = AgentConfig(**e["agent"]).depth
+        for twin in entries:
+            twin_spec = parse_weights(twin.get("weights"))
+            agent = AgentConfig(**twin["agent"])
+            if (
+                twin_spec is not None
+                and not twin_spec.switching
+                and twin_spec.method == spec.method
+                and twin["evaluator"] == e["evaluator"]
+                and agent.name == "expectimax"
+                and agent.depth == depth
+            ):
+                pairs.append((e["name"], twin["name"]))
+                break
+    return pairs

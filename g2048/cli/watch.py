@@ -12,7 +12,8 @@ import numpy as np
 
 from g2048.agents import TABLE_BITS, AgentConfig, choose_move
 from g2048.agents.expectimax import new_table
-from g2048.board import DIRECTIONS, OVERFLOW, decode, shift_scored, spawn_tile, start_board
+from g2048.engine.bitboard import DIRECTIONS, OVERFLOW, shift_scored, spawn_tile, start_board
+from g2048.engine.board import decode
 from g2048.play import evaluator_rows, game_streams
 
 
@@ -23,7 +24,7 @@ class Position:
     board: int
     score: int
     moves: int
-    last_move: int | None  # a direction (g2048.board.UP...), None at the start
+    last_move: int | None  # a direction (g2048.engine.board.UP...), None at the start
 
     @property
     def max_tile(self) -> int:

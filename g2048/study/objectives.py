@@ -2,11 +2,13 @@
 
 An objective maps a population X (n, d) to its values by playing every candidate's games with
 `play_games`. Common random numbers: all candidates of one call play the same game seeds, which
-come from the objective's own ``study_seed`` via `game_seeds`, never from the optimiser's
-generator (seed 003, section 7). Call k of an objective is generation k of NSGA-II (0 = the
-initial population) or iteration k of the CEM; with ``fresh_seeds`` it plays the seeds of
-purpose ``"<name>-gen<k>"`` / ``"<name>-iter<k>"``, otherwise those of purpose ``"<name>"`` in
-every call. Use one objective per run: the call counter is part of its state.
+come from the study's ``study_seed`` and the run's purpose (`naming.tuning_purpose`: the method
+and the optimiser's seed) via `game_seeds`, never from the optimiser's generator (seed 003,
+section 7). Call k of an objective is generation k of NSGA-II (0 = the initial population) or
+iteration k of the CEM; with ``fresh_seeds`` it plays the seeds of purpose
+``"<method>-s<seed>-gen<k>"`` / ``"<method>-s<seed>-iter<k>"``, otherwise those of purpose
+``"<method>-s<seed>"`` in every call. Use one objective per run: the call counter is part of its
+state.
 
 Agents. Seed 000 trains with its ``Expectimax(depth=1)``, which moves, samples one spawn with the
 agent's own generator and evaluates that board: a greedy player whose evaluation is blurred by a
@@ -33,17 +35,18 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from g2048.agents import AgentConfig
+from g2048.engine.parallel import check_threads
+from g2048.engine.rng import game_seeds
 from g2048.evaluators import get_evaluator
-from g2048.parallel import check_threads
 from g2048.play import play_games
-from g2048.rng import game_seeds
+from g2048.study.naming import OBJECTIVE_NAMES, tuning_purpose
+from g2048.study.progress import timing
 from g2048.tuning import cem, nsga2
 
 SEED000_AGENT = AgentConfig("greedy")
 SEED003_AGENT = AgentConfig("greedy")
 SEED003_LOOKAHEAD = AgentConfig("expectimax", depth=3)
 
-OBJECTIVES = ("score", "max_rank", "moves", "empty_mean")
 FITNESSES = ("log2_max_tile", "score")
 # Fixed scales of `NSGA2Objective.normalise` (moves are divided by the objective's max_moves).
 SCORE_SCALE = 20000.0  # seed 000's divisor: a scale, not a bound (tuned greedy players pass it)
@@ -51,10 +54,19 @@ RANK_SCALE = 15.0  # 32768, the largest tile a game here can hold
 EMPTY_SCALE = 16.0  # no position has more empty cells
 
 
+# Each objective of naming.OBJECTIVES as the mean of a play_games column over the games.
+_MEASURES: dict[str, Callable[[pd.DataFrame], float]] = {
+    "score": lambda df: df.score.mean(),
+    "log2_max_tile": lambda df: np.log2(df.max_tile).mean(),
+    "moves": lambda df: df.moves.mean(),
+    "empty_mean": lambda df: df.empty_mean.mean(),
+}
+
+
 class _GameObjective:
     """Plays a population's games, all candidates of one call on the same seeds."""
 
-    name = ""  # purpose prefix of the game seeds
+    name = ""  # the tuning method, in the purpose of the game seeds
     counter = ""  # what one call is to the optimiser
 
     def __init__(
@@ -63,11 +75,14 @@ class _GameObjective:
         agent: AgentConfig,
         games: int,
         *,
-        study_seed: int,
         fresh_seeds: bool,
         max_moves: int,
-        threads: int,
+        study_seed: int,
+        run_seed: int = 0,
+        threads: int = 1,
     ) -> None:
+        """`study_seed` and `run_seed` (the optimiser's seed) choose the games; `threads` the
+        threads the candidates are spread over."""
         self.evaluator = get_evaluator(evaluator)
         if agent.weight_rows != 1:
             raise ValueError(f"agent must take one weight vector, {agent.name!r} takes several")
@@ -80,6 +95,7 @@ class _GameObjective:
         self.agent = agent
         self.games = games
         self.study_seed = study_seed
+        self.run_seed = run_seed
         self.fresh_seeds = fresh_seeds
         self.max_moves = max_moves
         self.threads = check_threads(threads)
@@ -87,8 +103,10 @@ class _GameObjective:
 
     def seeds(self, call: int) -> np.ndarray:
         """The game seeds every candidate plays in call `call` (0-based) of this objective."""
-        purpose = f"{self.name}-{self.counter}{call}" if self.fresh_seeds else self.name
-        return game_seeds(self.study_seed, purpose, self.games)
+        step = f"{self.counter}{call}" if self.fresh_seeds else ""
+        return game_seeds(
+            self.study_seed, tuning_purpose(self.name, self.run_seed, step), self.games
+        )
 
     def play(self, W: np.ndarray) -> list[pd.DataFrame]:
         """The games of each weight row (one `play_games` frame per row); advances the counter.
@@ -115,7 +133,7 @@ class _GameObjective:
 class NSGA2Objective(_GameObjective):
     """Seed 000's four objectives of a weight vector, all maximised, as means over its games.
 
-    Columns (OBJECTIVES): score, max-tile rank (log2 of the largest tile), moves, and the mean
+    Columns (naming.OBJECTIVES): score, log2 of the largest tile, moves, and the mean
     number of empty cells over the positions the agent faced (`empty_mean`). The seed's fourth
     objective, empty cells at the end, is 0 for every lost game (only games stopped by the move cap
     end with space left), so it carries no information; the mean over the game keeps the seed's
@@ -152,21 +170,14 @@ class NSGA2Objective(_GameObjective):
         agent: AgentConfig = SEED000_AGENT,
         games: int = 3,
         *,
-        study_seed: int,
         fresh_seeds: bool = False,
         simplex: bool | None = None,
         normalised: bool = False,
         max_moves: int = 2000,
-        threads: int = 1,
+        **run: int,
     ) -> None:
         super().__init__(
-            evaluator,
-            agent,
-            games,
-            study_seed=study_seed,
-            fresh_seeds=fresh_seeds,
-            max_moves=max_moves,
-            threads=threads,
+            evaluator, agent, games, fresh_seeds=fresh_seeds, max_moves=max_moves, **run
         )
         self.simplex = self.evaluator.name == "nsga4" if simplex is None else simplex
         if self.simplex and np.any(self.evaluator.bounds[:, 0] < 0):
@@ -194,17 +205,7 @@ class NSGA2Objective(_GameObjective):
     def __call__(self, X: np.ndarray) -> np.ndarray:
         """(n, 4) objectives of the n candidates, raw unless ``normalised``."""
         frames = self.play(self.weights_of(X))
-        F = np.array(
-            [
-                [
-                    df.score.mean(),
-                    np.log2(df.max_tile).mean(),
-                    df.moves.mean(),
-                    df.empty_mean.mean(),
-                ]
-                for df in frames
-            ]
-        )
+        F = np.array([[_MEASURES[name](df) for name in OBJECTIVE_NAMES] for df in frames])
         return self.normalise(F) if self.normalised else F
 
 
@@ -237,20 +238,13 @@ class CEMObjective(_GameObjective):
         agent: AgentConfig = SEED003_AGENT,
         games: int = 3,
         *,
-        study_seed: int,
         fresh_seeds: bool = True,
         max_moves: int = 250,
         fitness: str = "log2_max_tile",
-        threads: int = 1,
+        **run: int,
     ) -> None:
         super().__init__(
-            evaluator,
-            agent,
-            games,
-            study_seed=study_seed,
-            fresh_seeds=fresh_seeds,
-            max_moves=max_moves,
-            threads=threads,
+            evaluator, agent, games, fresh_seeds=fresh_seeds, max_moves=max_moves, **run
         )
         if fitness not in FITNESSES:
             raise ValueError(f"fitness must be one of {', '.join(FITNESSES)}, got {fitness!r}")
@@ -264,12 +258,6 @@ class CEMObjective(_GameObjective):
         return np.array([np.log2(df.max_tile).mean() for df in frames])
 
 
-def _timing(done: int, total: int, start: float) -> str:
-    """'<elapsed> s elapsed, ETA <rest> s' after `done` of `total` equal steps."""
-    elapsed = time.perf_counter() - start
-    return f"{elapsed:.1f} s elapsed, ETA {elapsed / done * (total - done):.0f} s"
-
-
 def tune_nsga2(
     evaluator: str = "nsga4",
     *,
@@ -278,6 +266,7 @@ def tune_nsga2(
     pop_size: int = 40,
     generations: int = 60,
     seed: int,
+    study_seed: int,
     threads: int = 1,
     fresh_seeds: bool = False,
     simplex: bool | None = None,
@@ -286,10 +275,11 @@ def tune_nsga2(
 ) -> nsga2.NSGA2Result:
     """Seed 000's run: NSGA-II over an evaluator's weights (defaults: the seed's budget).
 
-    The optimiser and the game seeds both derive from `seed`, through independent streams.
+    The optimiser's generator derives from `seed`; the game seeds from `study_seed` and the run
+    (method and `seed`), so that runs with different seeds play different games.
     The result's X holds the weights played (`NSGA2Objective.weights_of`, on the simplex for
-    nsga4) and F the raw objectives (OBJECTIVES). The hypervolume reference point is the origin,
-    worse than any game in every objective, so hypervolumes compare across runs. `progress`
+    nsga4) and F the raw objectives (naming.OBJECTIVES). The hypervolume reference point is the
+    origin, worse than any game in every objective, so hypervolumes compare across runs. `progress`
     gets one line per generation; its hv is that of the normalised front, in [0, 1] while scores
     stay below SCORE_SCALE.
     """
@@ -297,7 +287,8 @@ def tune_nsga2(
         evaluator,
         agent,
         games,
-        study_seed=seed,
+        study_seed=study_seed,
+        run_seed=seed,
         fresh_seeds=fresh_seeds,
         simplex=simplex,
         max_moves=max_moves,
@@ -311,7 +302,7 @@ def tune_nsga2(
         hv = moocore.hypervolume(objective.normalise(front), ref=0.0, maximise=True)
         progress(
             f"gen {generation}/{generations}: front {len(front)}, hv {hv:.3f}, best score "
-            f"{result.F[:, 0].max():.0f}, {_timing(generation + 1, generations + 1, start)}"
+            f"{result.F[:, 0].max():.0f}, {timing(generation + 1, generations + 1, start)}"
         )
 
     result = nsga2.run(
@@ -322,7 +313,7 @@ def tune_nsga2(
         generations=generations,
         seed=seed,
         maximize=True,
-        ref_point=np.zeros(len(OBJECTIVES)),
+        ref_point=np.zeros(len(OBJECTIVE_NAMES)),
         callback=None if progress is None else report,
     )
     return dataclasses.replace(result, X=objective.weights_of(result.X))
@@ -337,6 +328,7 @@ def tune_cem(
     population: int = 30,
     iterations: int = 12,
     seed: int,
+    study_seed: int,
     threads: int = 1,
     fitness: str = "log2_max_tile",
     fresh_seeds: bool = True,
@@ -347,14 +339,15 @@ def tune_cem(
     The search starts at the evaluator's default weights (for cem8 the seed's prior) with std 1
     in every coordinate (the seed's initial sigma), keeps the best 20% (6 of 30), smooths with 0.7
     and floors the std at 1e-3, all as in the seed; samples are clipped to the evaluator's bounds.
-    The sampler and the game seeds both derive from `seed`, through independent streams.
+    The sampler's generator derives from `seed`; the game seeds from `study_seed` and the run.
     `progress` gets one line per iteration.
     """
     objective = CEMObjective(
         evaluator,
         agent,
         games,
-        study_seed=seed,
+        study_seed=study_seed,
+        run_seed=seed,
         fresh_seeds=fresh_seeds,
         max_moves=max_moves,
         fitness=fitness,
@@ -368,7 +361,7 @@ def tune_cem(
         progress(
             f"iter {iteration + 1}/{iterations}: best {row.best_f:.3f}, elite mean "
             f"{row.elite_mean_f:.3f}, mean {row.mean_f:.3f}, "
-            f"{_timing(iteration + 1, iterations, start)}"
+            f"{timing(iteration + 1, iterations, start)}"
         )
 
     return cem.run(

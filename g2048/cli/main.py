@@ -1,4 +1,4 @@
-"""Command line: `python -m g2048 bench | play | watch`."""
+"""Command line: `python -m g2048 bench | profile | play | watch`."""
 
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ import numpy as np
 
 from g2048.agents import AGENTS, AgentConfig
 from g2048.agents.rollout import POLICIES
-from g2048.bench import engine_figures, search_figures
+from g2048.cli.bench import engine_figures, search_figures, search_profile
+from g2048.cli.watch import CLEAR, positions, render
+from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS
 from g2048.play import evaluator_rows, play_games
-from g2048.rng import game_seeds
-from g2048.stats import THRESHOLDS, summarize
-from g2048.watch import CLEAR, positions, render
+from g2048.report.stats import THRESHOLDS, summarize
+from g2048.study.naming import PLAY_PURPOSE, selected_weights
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -58,6 +59,14 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _profile(args: argparse.Namespace) -> int:
+    for depth in args.depth:
+        settings = {"max_moves": args.max_moves, "cutoff": args.cutoff}
+        settings |= {"table_bits": args.table_bits, "evaluator": args.evaluator}
+        print(search_profile(depth, args.games, args.repeat, **settings), flush=True)
+    return 0
+
+
 def _positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
@@ -84,13 +93,12 @@ def _bounded(
     return parse
 
 
-_SWITCHING_KEYS = ("balanced", "empty_heavy", "corner_heavy")
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
 
 
 def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
     """The --weights value: comma-separated numbers, or a JSON file holding a list of numbers
-    or {"weights": [...]}; for switching, 3 lists or a dict keyed by _SWITCHING_KEYS."""
+    (3 lists for switching) or a selection file of the pipeline (results/select/...)."""
     path = Path(text)
     if not (path.suffix == ".json" or path.exists()):
         if agent.weight_rows > 1:
@@ -111,11 +119,10 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
     except ValueError as exc:
         raise ValueError(f"weights file {text} is not valid JSON: {exc}") from None
     if isinstance(data, dict):
-        keys = _SWITCHING_KEYS if agent.weight_rows > 1 else ("weights",)
-        missing = [k for k in keys if k not in data]
-        if missing:
-            raise ValueError(f"weights file {text} lacks the key(s) {', '.join(missing)}")
-        data = [data[k] for k in keys] if agent.weight_rows > 1 else data["weights"]
+        try:
+            return selected_weights(data, agent.weight_rows > 1)
+        except ValueError as exc:
+            raise ValueError(f"weights file {text}: {exc}") from None
     try:
         return np.array(data, dtype=np.float64)
     except (TypeError, ValueError):
@@ -160,7 +167,7 @@ def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
     if args.out is not None and not args.out.parent.is_dir():
         args.parser.error(f"--out: no directory {str(args.out.parent)!r}")
-    seeds = game_seeds(args.seed, "play", args.games)
+    seeds = game_seeds(args.seed, PLAY_PURPOSE, args.games)
     progress = _show_progress if sys.stderr.isatty() else None
     df = play_games(agent, seeds, args.evaluator, weights, args.threads, progress=progress)
     if args.out is not None:
@@ -185,7 +192,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
-    seed = game_seeds(args.seed, "play", 1, start=args.game)[0]
+    seed = game_seeds(args.seed, PLAY_PURPOSE, 1, start=args.game)[0]
     colour = sys.stdout.isatty()
     position = None
     try:
@@ -209,8 +216,8 @@ def _agent_options() -> argparse.ArgumentParser:
     options.add_argument(
         "--weights",
         help="comma-separated numbers (--weights=-1,2,... when the first is negative) or a JSON "
-        'file: a list of numbers or {"weights": [...]}; for switching 3 lists, or a dict with '
-        "keys " + ", ".join(_SWITCHING_KEYS) + " (default: the evaluator's weights)",
+        "file: a list of numbers (3 lists for switching) or a selection file of the pipeline, "
+        "results/select/... (default: the evaluator's weights)",
     )
     kinds = {"cutoff": float, "rollout_policy": str}
     for field in _AGENT_SETTINGS:
@@ -240,6 +247,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--engine-only", action="store_true", help="skip the expectimax search figures"
     )
     bench.set_defaults(func=_bench)
+    profile = commands.add_parser(
+        "profile",
+        help="expectimax speed and a result digest on fixed games",
+        description="Plays the same games (nneonneo evaluator, cutoff 1e-4, 2**16-slot table "
+        "unless told) once to compile or load, then --repeat times; prints the best rate, the "
+        "nodes searched and a digest of every result column but `seconds`: an optimisation must "
+        "leave the digest unchanged. Under `valgrind --tool=callgrind` instruction counts are "
+        "deterministic; the search's own share is the difference from a run with --games 0, "
+        "which only compiles or loads.",
+    )
+    profile.add_argument("--depth", type=_bounded(int, 1, 9), nargs="+", default=[3, 5])
+    profile.add_argument("--games", type=_bounded(int, 0), default=2, help="(default 2)")
+    profile.add_argument("--max-moves", type=_bounded(int, 1), default=600, help="(default 600)")
+    profile.add_argument("--cutoff", type=_bounded(float, 0, 0.999), default=1e-4)
+    profile.add_argument("--table-bits", type=_bounded(int, 0, 26), default=16)
+    profile.add_argument("--evaluator", default="nneonneo", choices=sorted(EVALUATORS))
+    profile.add_argument("--repeat", type=_bounded(int, 1), default=1, help="(default 1)")
+    profile.set_defaults(func=_profile)
     agent_options = _agent_options()
     play = commands.add_parser(
         "play", parents=[agent_options], help="play games and summarize them"

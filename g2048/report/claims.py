@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from g2048.report.tables import moves_gain
+
 REL_TOLERANCE = 0.25
 RATE_TOLERANCE = 0.10
 
@@ -132,3 +134,14 @@ def claims_table(
         rows.append((claim.source, claim.text, claimed, measured_text, result, note))
     return pd.DataFrame(rows, columns=["source", "claim", "claimed", "measured (95% CI)",
                                        "verdict", "note"])  # fmt: skip
+
+
+def switching_gains(
+    pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]
+) -> dict[tuple[str, str], tuple]:
+    """The measurements beyond the benchmark table that claims name: for each (switching entry,
+    balanced twin), the switching entry's relative gain in moves over its twin."""
+    return {
+        (switching, "moves_gain_vs_balanced"): moves_gain(games[switching], games[balanced])
+        for switching, balanced in pairs
+    }

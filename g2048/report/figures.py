@@ -12,9 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from g2048.tables import REACH  # noqa: E402
-
-OBJECTIVE_LABELS = ("mean score", "mean log2 max tile", "mean moves", "mean empty cells")
+from g2048.report.tables import REACH  # noqa: E402
+from g2048.study.naming import OBJECTIVES  # noqa: E402
 
 
 def save(fig: plt.Figure, stem: str | Path) -> None:
@@ -28,7 +27,7 @@ def save(fig: plt.Figure, stem: str | Path) -> None:
 
 def pareto_fronts(runs: list[dict], selected: list[dict]) -> plt.Figure:
     """Pairwise scatter of the NSGA-II first fronts of every seed; balanced points as stars."""
-    pairs = list(combinations(range(len(OBJECTIVE_LABELS)), 2))
+    pairs = list(combinations(range(len(OBJECTIVES)), 2))
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     for ax, (i, j) in zip(axes.flat, pairs, strict=True):
         for run, sel in zip(runs, selected, strict=True):
@@ -37,8 +36,8 @@ def pareto_fronts(runs: list[dict], selected: list[dict]) -> plt.Figure:
             star = np.asarray(sel["objectives"])
             ax.scatter(star[i], star[j], marker="*", s=180, color=points.get_facecolor()[0],
                        edgecolor="black", zorder=3)  # fmt: skip
-        ax.set_xlabel(OBJECTIVE_LABELS[i])
-        ax.set_ylabel(OBJECTIVE_LABELS[j])
+        ax.set_xlabel(OBJECTIVES[i].label)
+        ax.set_ylabel(OBJECTIVES[j].label)
     axes.flat[0].legend(fontsize=8)
     fig.suptitle("NSGA-II first fronts (stars: the balanced point chosen for validation)")
     fig.tight_layout()

@@ -1,12 +1,13 @@
-"""The 2048 engine: a 64-bit bitboard with 65536-entry row tables, exact rules, numba throughout.
+"""The njit layer of the engine: a 64-bit bitboard with 65536-entry row tables, exact rules.
 
-Layout: cell (r, c) holds a rank (tile value 2**rank, 0 = empty) in the nibble at bit
-16*r + 4*c, so row 0 is the low 16 bits and column 0 the low nibble of each row. LEFT and
-RIGHT are four row-table lookups; UP and DOWN transpose, look up, transpose back.
+Boards are np.uint64 (see g2048.engine for the naming convention). Cell (r, c) holds a rank
+(tile value 2**rank, 0 = empty) in the nibble at bit 16*r + 4*c, so row 0 is the low 16 bits
+and column 0 the low nibble of each row. LEFT and RIGHT are four row-table lookups; UP and DOWN
+transpose, look up, transpose back. Cell masks hold one bit per cell, the low bit of its nibble.
 
 Rank 15 (32768) is the largest a nibble holds. A move that would merge two 32768 tiles is
 flagged, never applied: the tables leave such a pair unmerged and add OVERFLOW to the score, so
-game loops stop the game there (also when it is the only move left) and `move` raises
+game loops stop the game there (also when it is the only move left) and `board.move` raises
 TileOverflowError.
 """
 
@@ -15,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from g2048.parallel import thread_count
-from g2048.rng import next_below, rng_state, seed_state
+from g2048.engine.rng import next_below, seed_state
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 DIRECTIONS = ("up", "down", "left", "right")
@@ -25,10 +25,11 @@ OVERFLOW = 1 << 31  # added to a move's score when it would merge two 32768 tile
 
 _ROW_MASK = np.uint64(0xFFFF)
 _NIBBLE_LOW_BITS = np.uint64(0x1111111111111111)
-
-
-class TileOverflowError(OverflowError):
-    """A move would merge two 32768 tiles, which a 4-bit cell cannot hold."""
+_BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+_BYTE_BIT4 = np.uint64(0x1010101010101010)
+CORNER_CELLS = np.uint64(0x1001000000001001)
+EDGE_CELLS = np.uint64(0x1111100110011111)  # every cell but the centre four
 
 
 @njit(cache=True)
@@ -197,25 +198,64 @@ def empty_mask(b: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def count_empty(b: np.uint64) -> int:
-    """Number of empty cells, 0..16."""
-    x = empty_mask(b)
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True)
-def max_rank(b: np.uint64) -> int:
-    """The largest rank on the board (0 for an empty board)."""
-    best = np.int64(0)
-    while b:
-        best = max(best, np.int64(b & np.uint64(0xF)))
-        b >>= np.uint64(4)
-    return best
+def count_cells(mask: np.uint64) -> int:
+    """Number of cells in a cell mask."""
+    x = (mask + (mask >> np.uint64(4))) & _BYTES_LOW
+    return np.int64((x * _BYTE_ONES) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")
-def game_over(b: np.uint64) -> bool:
+def empty_count(b: np.uint64) -> int:
+    """Number of empty cells, 0..16."""
+    return count_cells(empty_mask(b))
+
+
+@njit(cache=True, inline="always")
+def at_least(b: np.uint64, rank: int) -> np.uint64:
+    """Cell mask of the cells whose rank is >= `rank` (0..16), by byte-wise carries."""
+    add = np.uint64(16 - rank) * _BYTE_ONES
+    even = ((b & _BYTES_LOW) + add) >> np.uint64(4)
+    odd = ((b >> np.uint64(4)) & _BYTES_LOW) + add
+    return (even & _BYTE_ONES) | (odd & _BYTE_BIT4)
+
+
+@njit(cache=True, inline="always")
+def cells_of_rank(b: np.uint64, rank: int) -> np.uint64:
+    """Cell mask of the cells holding exactly `rank`."""
+    return at_least(b, rank) & ~at_least(b, rank + 1)
+
+
+@njit(cache=True)
+def _line_max() -> np.ndarray:
+    table = np.zeros(65536, dtype=np.uint8)
+    for line in range(65536):
+        for i in range(4):
+            table[line] = max(table[line], (line >> (4 * i)) & 0xF)
+    return table
+
+
+LINE_MAX = _line_max()
+
+
+@njit(cache=True, inline="always")
+def max_rank(b: np.uint64) -> int:
+    """The largest rank on the board (0 for an empty board), by four row lookups."""
+    return np.int64(
+        max(
+            max(LINE_MAX[b & _ROW_MASK], LINE_MAX[(b >> np.uint64(16)) & _ROW_MASK]),
+            max(LINE_MAX[(b >> np.uint64(32)) & _ROW_MASK], LINE_MAX[b >> np.uint64(48)]),
+        )
+    )
+
+
+@njit(cache=True, inline="always")
+def max_in_corner(b: np.uint64) -> bool:
+    """True when a corner cell holds the largest rank."""
+    return (cells_of_rank(b, max_rank(b)) & CORNER_CELLS) != 0
+
+
+@njit(cache=True, inline="always")
+def is_game_over(b: np.uint64) -> bool:
     """True when no direction changes the board: it is full and no two neighbours are equal
     (or it is empty, which no game reaches)."""
     across = empty_mask(b ^ (b >> np.uint64(4))) & np.uint64(0x0111011101110111)
@@ -227,7 +267,7 @@ def game_over(b: np.uint64) -> bool:
 def spawn_tile(b: np.uint64, state: np.ndarray) -> np.uint64:
     """Place a 2 (p = 0.9) or a 4 (p = 0.1) on a uniformly chosen empty cell; b must not be full."""
     empties = empty_mask(b)
-    k = next_below(state, count_empty(b))
+    k = next_below(state, empty_count(b))
     for _ in range(k):
         empties &= empties - np.uint64(1)
     cell = empties & (~empties + np.uint64(1))
@@ -282,7 +322,8 @@ def play_random(b: np.uint64, state: np.ndarray, max_moves: int) -> tuple[np.uin
 
 
 @njit(cache=True, parallel=True)
-def _random_games(seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def random_playouts(seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One random-policy game per seed, in parallel: (scores, max ranks, moves)."""
     n = seeds.size
     scores = np.zeros(n, dtype=np.int64)
     ranks = np.zeros(n, dtype=np.int64)
@@ -292,109 +333,3 @@ def _random_games(seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
         final, scores[i], moves[i] = play_random(start_board(state), state, 1 << 62)
         ranks[i] = max_rank(final)
     return scores, ranks, moves
-
-
-# ----- the Python API: validated, with Python ints in and out -----
-
-
-def _rank_of(value: object) -> int:
-    v = int(value)  # type: ignore[call-overload]
-    if v != value or v < 0 or (v and (v < 2 or v > 2**MAX_RANK or v & (v - 1))):
-        raise ValueError(f"tile value must be 0 or a power of two in 2..32768, got {value!r}")
-    return v.bit_length() - 1 if v else 0
-
-
-def _board(board: object) -> np.uint64:
-    if isinstance(board, bool) or not isinstance(board, int | np.integer):
-        raise ValueError(f"board must be an integer, got {board!r}")
-    if not 0 <= int(board) < 2**64:
-        raise ValueError(f"board must be in [0, 2**64), got {board}")
-    return np.uint64(int(board))
-
-
-def _direction(direction: object) -> int:
-    if isinstance(direction, bool) or not isinstance(direction, int | np.integer):
-        raise ValueError(f"direction must be 0..3 (UP, DOWN, LEFT, RIGHT), got {direction!r}")
-    if not 0 <= int(direction) <= 3:
-        raise ValueError(f"direction must be 0..3 (UP, DOWN, LEFT, RIGHT), got {direction}")
-    return int(direction)
-
-
-def encode(grid: object) -> int:
-    """The board of a 4x4 grid of tile values (0 = empty)."""
-    try:
-        cells = np.asarray(grid, dtype=object)
-    except ValueError as exc:  # ragged nesting
-        raise ValueError(f"grid must be 4x4, got {grid!r}") from exc
-    if cells.shape != (4, 4):
-        raise ValueError(f"grid must be 4x4, got shape {cells.shape}")
-    board = 0
-    for i, value in enumerate(cells.ravel()):
-        board |= _rank_of(value) << (4 * i)
-    return board
-
-
-def decode(board: int) -> np.ndarray:
-    """The 4x4 grid of tile values (int64, 0 = empty) of a board."""
-    b = int(_board(board))
-    ranks = np.array([(b >> (4 * i)) & 0xF for i in range(16)], dtype=np.int64)
-    return np.where(ranks > 0, 1 << ranks, 0).reshape(4, 4)
-
-
-def move(board: int, direction: int) -> tuple[int, int]:
-    """(new board, score gained) after sliding; (board, 0) for an illegal move. No spawn."""
-    after, gained = shift_scored(_board(board), _direction(direction))
-    if gained >= OVERFLOW:
-        raise TileOverflowError(
-            f"moving {DIRECTIONS[direction]} would merge two 32768 tiles on board {board:#018x}"
-        )
-    return int(after), int(gained)
-
-
-def legal_moves(board: int) -> list[int]:
-    """Directions that change the board, ascending (one that would merge two 32768 tiles
-    counts: it changes the board, though `move` refuses it)."""
-    b = _board(board)
-    return [d for d in range(4) if _changes(b, d)]
-
-
-def _changes(b: np.uint64, direction: int) -> bool:
-    after, gained = shift_scored(b, direction)
-    return after != b or gained >= OVERFLOW
-
-
-def is_game_over(board: int) -> bool:
-    """True when no move changes the board."""
-    return bool(game_over(_board(board)))
-
-
-def max_tile(board: int) -> int:
-    """The largest tile value on the board (0 for an empty board)."""
-    rank = max_rank(_board(board))
-    return 1 << rank if rank else 0
-
-
-def empty_count(board: int) -> int:
-    """Number of empty cells."""
-    return int(count_empty(_board(board)))
-
-
-def spawn(board: int, rng: np.ndarray) -> int:
-    """The board with one tile spawned per the rules, advancing `rng` (from `rng_state`)."""
-    b = _board(board)
-    if count_empty(b) == 0:
-        raise ValueError(f"cannot spawn on a full board {int(b):#018x}")
-    return int(spawn_tile(b, rng))
-
-
-def new_game(seed: int) -> int:
-    """The start position of the game with this seed: two tiles, each a 2 (p=0.9) or a 4."""
-    return int(start_board(rng_state(seed)))
-
-
-def random_games(seeds: np.ndarray, threads: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play one random-policy game per seed in parallel: (scores, max tile values, moves)."""
-    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-    with thread_count(threads):
-        scores, ranks, moves = _random_games(seeds)
-    return scores, np.where(ranks > 0, 1 << ranks, 0), moves

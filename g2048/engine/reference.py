@@ -1,11 +1,14 @@
-"""A plain reference implementation of the 2048 rules: the oracle for the engine tests.
+"""A plain reference implementation of the 2048 rules and of expectimax search: the oracle that
+the fast engine and the search's stack machine are tested against.
 
 Grids are 4x4 lists of lists of tile values (0 = empty), row 0 at the top, column 0 at the
 left. Written from the rules, not from the bitboard engine; nothing here is fast or clever.
 The benchmark also plays it, to report the numba engine's speed as a ratio.
 """
 
+import math
 import random
+from collections.abc import Callable
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 DIRECTIONS = (UP, DOWN, LEFT, RIGHT)
@@ -97,3 +100,38 @@ def ref_random_game(rng: random.Random) -> tuple[int, int, int]:
         score += gained
         moves += 1
     return score, max(max(row) for row in grid), moves
+
+
+def ref_expectimax(grid: Grid, depth: int, value: Callable[[Grid], float]) -> list[float]:
+    """The expectimax value of each root move (-inf for an illegal one), by plain recursion.
+
+    `depth` counts plies below the root: the root's moves, then chance and move layers in turn;
+    a layer at depth 0, or a move node without a legal move, is valued by `value`. A chance node
+    averages over its empty cells, a 2 with probability 0.9 and a 4 with 0.1 in each.
+    """
+
+    def chance(g: Grid, remaining: int) -> float:
+        if remaining == 0:
+            return value(g)
+        empties = [(r, c) for r in range(SIZE) for c in range(SIZE) if g[r][c] == 0]
+        total = 0.0
+        for r, c in empties:
+            two = [row[:] for row in g]
+            two[r][c] = 2
+            four = [row[:] for row in g]
+            four[r][c] = 4
+            total += 0.9 * player(two, remaining - 1) + 0.1 * player(four, remaining - 1)
+        return total / len(empties)
+
+    def player(g: Grid, remaining: int) -> float:
+        if remaining == 0:
+            return value(g)
+        children = [ref_move(g, d)[0] for d in DIRECTIONS]
+        legal = [chance(c, remaining - 1) for c in children if c != g]
+        return max(legal) if legal else value(g)
+
+    values = []
+    for d in DIRECTIONS:
+        child = ref_move(grid, d)[0]
+        values.append(-math.inf if child == grid else chance(child, depth - 1))
+    return values

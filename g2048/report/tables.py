@@ -11,7 +11,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from g2048.stats import THRESHOLDS, paired_difference, summarize
+from g2048.agents import AgentConfig
+from g2048.report.stats import THRESHOLDS, paired_difference, summarize
+from g2048.study.naming import OBJECTIVE_NAMES
 
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")  # per-game CSVs and tables
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
@@ -32,18 +34,18 @@ def summary_row(df: pd.DataFrame) -> dict[str, float]:
 
 def describe_agent(agent: dict) -> str:
     """A short label of an agent's settings, e.g. 'expectimax d3 cutoff 0.0001'."""
-    name = agent["name"]
-    parts = [name]
-    if name in ("expectimax", "hybrid", "switching"):
-        parts.append(f"d{agent.get('depth', 3)}")
-        if agent.get("cutoff"):
-            parts.append(f"cutoff {agent['cutoff']:g}")
-    if name in ("montecarlo", "hybrid"):
-        parts.append(f"{agent.get('rollouts', 100)} rollouts")
-        if agent.get("rollout_policy", "random") != "random":
-            parts.append(agent["rollout_policy"])
-        if agent.get("step_cap"):
-            parts.append(f"cap {agent['step_cap']}")
+    a = AgentConfig(**agent)
+    parts = [a.name]
+    if a.searches:
+        parts.append(f"d{a.depth}")
+        if a.cutoff:
+            parts.append(f"cutoff {a.cutoff:g}")
+    if a.rolls_out:
+        parts.append(f"{a.rollouts} rollouts")
+        if a.rollout_policy != "random":
+            parts.append(a.rollout_policy)
+        if a.step_cap:
+            parts.append(f"cap {a.step_cap}")
     return " ".join(parts)
 
 
@@ -95,8 +97,7 @@ def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
         row = {"method": run["method"], "seed": run["seed"], "evaluator": run["evaluator"]}
         row["weights"] = " ".join(f"{w:.4g}" for w in run["weights"])
         if "objectives" in run:
-            names = ("score", "log2_max_tile", "moves", "empty_mean")
-            row |= dict(zip(names, run["objectives"], strict=True))
+            row |= dict(zip(OBJECTIVE_NAMES, run["objectives"], strict=True))
         if "validation_mean_score" in run:
             row["validation_mean_score"] = run["validation_mean_score"]
         rows.append(row | {"wall_seconds": seconds})

@@ -1,0 +1,6 @@
+"""The command line, `python -m g2048 bench | profile | play | watch`: the top layer, which
+only calls the layers below it."""
+
+from g2048.cli.main import main
+
+__all__ = ["main"]

@@ -1,0 +1,44 @@
+"""Progress reports of long stages: timestamped log lines with elapsed time and ETA."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+Log = Callable[[str], None]
+
+
+def timing(done: int, total: int, start: float) -> str:
+    """'<elapsed> s elapsed, ETA <rest> s' after `done` of `total` equal steps begun at `start`
+    (a time.perf_counter() reading)."""
+    elapsed = time.perf_counter() - start
+    return f"{elapsed:.1f} s elapsed, ETA {elapsed / done * (total - done):.0f} s"
+
+
+def game_progress(log: Log, label: str) -> Callable[[int, int], None]:
+    """A play_games progress callback that logs games done / total, elapsed time and ETA, at
+    geometrically spaced counts (and the last)."""
+    start = time.perf_counter()
+    step = 1
+
+    def report(done: int, total: int) -> None:
+        nonlocal step
+        if done >= step or done == total:
+            log(f"{label}: {done}/{total} games, {timing(done, total, start)}")
+            step = max(step + 1, int(done * 1.5))
+
+    return report
+
+
+def script_log(path: str) -> Log:
+    """The log of a Snakemake script: a Log appending timestamped lines to `path`, line
+    buffered (progress survives a crash and can be followed with tail -f); stderr goes there
+    too, so warnings and tracebacks land in the job's log."""
+    stream = open(path, "a", buffering=1)  # noqa: SIM115 (open for the script's lifetime)
+    sys.stderr = stream
+
+    def log(line: str) -> None:
+        stream.write(f"{time.strftime('%H:%M:%S')} {line}\n")
+
+    return log

@@ -1,0 +1,121 @@
+"""The pipeline's stages as plain functions: each takes settings and inputs and returns what
+the Snakemake script writes. Scripts in workflow/scripts only adapt files to these calls."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from g2048.engine.rng import game_seeds
+from g2048.play import play_games
+from g2048.study.config import agent_config
+from g2048.study.naming import (
+    BENCHMARK_PURPOSE,
+    METHODS,
+    VALIDATE_PURPOSE,
+    parse_weights,
+    selected_weights,
+)
+from g2048.study.objectives import tune_cem, tune_nsga2
+from g2048.study.progress import Log, game_progress
+from g2048.study.selection import select_balanced, switching_rows
+
+# Each method's tuner and the settings of its config section that it takes.
+_TUNERS = {
+    "nsga2": (tune_nsga2, ("pop_size", "generations", "fresh_seeds")),
+    "cem": (tune_cem, ("max_moves", "population", "iterations", "fitness")),
+}
+
+
+def tune(
+    method: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
+) -> tuple[dict, pd.DataFrame]:
+    """One tuning run with optimiser seed `seed`, its games seeded from `study_seed` and the
+    run's name: (result for JSON, per-generation history)."""
+    common = {"agent": agent_config(settings["agent"]), "games": settings["games"], "seed": seed}
+    common |= {"study_seed": study_seed, "threads": threads, "progress": log}
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    tuner, keys = _TUNERS[method]
+    result = tuner(settings["evaluator"], **{k: settings[k] for k in keys}, **common)
+    if method == "nsga2":
+        data = {
+            "X": result.X,
+            "F": result.F,
+            "rank": result.rank,
+            "front": np.flatnonzero(result.rank == 0),
+            "ref_point": result.ref_point,
+        }
+    else:
+        data = {"mean": result.mean, "std": result.std, "best_x": result.best_x}
+        data["best_f"] = result.best_f
+    data.update(method=method, seed=seed, study_seed=study_seed, settings=settings)
+    return data, result.history
+
+
+def select(tuned: dict) -> dict:
+    """The weights a tuning run offers: NSGA-II's balanced front point and the switching rows,
+    or CEM's final mean."""
+    settings = tuned["settings"]
+    out = {"method": tuned["method"], "seed": tuned["seed"], "evaluator": settings["evaluator"]}
+    if tuned["method"] == "cem":
+        return out | {"weights": tuned["mean"]}
+    front = np.asarray(tuned["front"])
+    X = np.asarray(tuned["X"])[front]
+    F = np.asarray(tuned["F"])[front]
+    return out | {
+        "weights": X[select_balanced(F)],
+        "switching": switching_rows(settings["evaluator"], X, F),
+        "objectives": F[select_balanced(F)],
+    }
+
+
+def play_weight_set(
+    evaluator: str,
+    weights: object,
+    agent_spec: dict,
+    seeds: np.ndarray,
+    threads: int,
+    log: Log,
+    label: str,
+    max_moves: int = 0,
+) -> pd.DataFrame:
+    """Per-game records of one weight set: None (the evaluator's defaults), one vector, or the
+    switching agent's three rows."""
+    return play_games(
+        agent_config(agent_spec),
+        seeds,
+        evaluator,
+        weights,
+        threads=threads,
+        max_moves=max_moves,
+        progress=game_progress(log, label),
+    )
+
+
+def entry_weights(entry: dict, selection: dict | None) -> object:
+    """The weights a benchmark entry plays: its own (None = defaults), or, for a `tuned:` or
+    `front:` spec, those of the selection file the spec names."""
+    spec = parse_weights(entry.get("weights"))
+    if spec is None:
+        return entry.get("weights")
+    if selection is None:
+        raise ValueError(f"benchmark entry {entry['name']!r} needs the {spec} selection file")
+    return selected_weights(selection, spec.switching)
+
+
+def validation_seeds(study_seed: int, games: int) -> np.ndarray:
+    """Fresh game seeds of the validate stage (its own purpose: disjoint from tuning's)."""
+    return game_seeds(study_seed, VALIDATE_PURPOSE, games)
+
+
+def benchmark_seeds(study_seed: int, start: int, count: int) -> np.ndarray:
+    """Game seeds of the benchmark, common to every entry so that comparisons are paired."""
+    return game_seeds(study_seed, BENCHMARK_PURPOSE, count, start)
+
+
+def pick_tuned(selected: list[dict], summaries: list[pd.DataFrame]) -> dict:
+    """Of one method's selected weight sets, the one whose validation games scored best."""
+    means = [float(df.score.mean()) for df in summaries]
+    best = int(np.argmax(means))
+    return selected[best] | {"validation_mean_scores": means}

@@ -1,0 +1,149 @@
+"""The study's naming rules and the single sources of agent settings: candidate names, weight
+specs, the selection format, objective names, the switching pairs, and the schema's agreement
+with the package."""
+
+import copy
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from g2048.agents import AGENTS, AgentConfig
+from g2048.agents.rollout import POLICIES
+from g2048.evaluators import EVALUATORS
+from g2048.report import figures
+from g2048.report.tables import describe_agent, tuning_table
+from g2048.study.config import ConfigError, load_schema, switching_pairs, validate_config
+from g2048.study.naming import (
+    METHODS,
+    OBJECTIVE_NAMES,
+    OBJECTIVES,
+    WEIGHT_SPECS,
+    WeightSpec,
+    candidate_name,
+    parse_candidate,
+    parse_weights,
+    selected_weights,
+    tuning_purpose,
+)
+
+CONFIGS = Path(__file__).resolve().parent.parent / "config"
+
+
+def smoke() -> dict:
+    return yaml.safe_load((CONFIGS / "smoke.yaml").read_text())
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_candidate_names_round_trip(method: str) -> None:
+    assert parse_candidate(candidate_name(method, 12)) == (method, 12)
+
+
+@pytest.mark.parametrize("name", ["hand-classic4", "nsga2", "nsga2-s", "ga-s1", "cem-s1x"])
+def test_other_names_are_not_candidates(name: str) -> None:
+    assert parse_candidate(name) is None
+
+
+def test_weight_specs_parse_and_print_back() -> None:
+    specs = [parse_weights(text) for text in WEIGHT_SPECS]
+    assert [str(s) for s in specs] == list(WEIGHT_SPECS)
+    assert parse_weights("front:nsga2") == WeightSpec("front", "nsga2")
+    assert parse_weights("front:nsga2").switching and not parse_weights("tuned:cem").switching
+    assert parse_weights([1.0, 2.0]) is None and parse_weights(None) is None
+    with pytest.raises(ValueError, match="weights must be one of"):
+        parse_weights("tuned:ga")
+
+
+def test_the_schema_names_the_same_weight_specs() -> None:
+    specs = load_schema()["$defs"]["weights"]["oneOf"][1]["enum"]
+    assert tuple(specs) == WEIGHT_SPECS
+
+
+def test_selected_weights_reads_the_vector_or_the_switching_rows() -> None:
+    selection = {"weights": [1, 2], "switching": [[1, 2], [3, 4], [5, 6]]}
+    np.testing.assert_array_equal(selected_weights(selection, False), [1.0, 2.0])
+    assert selected_weights(selection, True).shape == (3, 2)
+    with pytest.raises(ValueError, match="no 'switching' entry"):
+        selected_weights({"weights": [1, 2]}, True)
+
+
+def test_tuning_purposes_name_the_run_and_the_step() -> None:
+    assert tuning_purpose("nsga2", 3) == "nsga2-s3"
+    assert tuning_purpose("cem", 1, "iter4") == "cem-s1-iter4"
+
+
+def test_objectives_are_named_once_for_tables_and_figures() -> None:
+    assert OBJECTIVE_NAMES == ("score", "log2_max_tile", "moves", "empty_mean")
+    run = {"method": "nsga2", "seed": 1, "evaluator": "nsga4", "weights": [0.25] * 4}
+    table = tuning_table([run | {"objectives": [1.0, 2.0, 3.0, 4.0]}], [1.0])
+    assert list(table.columns[4:8]) == list(OBJECTIVE_NAMES)
+    front = {"seed": 1, "F": [[1, 2, 3, 4], [2, 1, 3, 4]], "front": [0, 1]}
+    fig = figures.pareto_fronts([front], [{"objectives": [1, 2, 3, 4]}])
+    labels = {ax.get_xlabel() for ax in fig.axes} | {ax.get_ylabel() for ax in fig.axes}
+    assert labels == {o.label for o in OBJECTIVES}
+
+
+def test_switching_pairs_match_the_front_with_its_balanced_twin() -> None:
+    config = validate_config(smoke())
+    assert switching_pairs(config) == [("switching-d2", "balanced-d2")]
+    for entry in config["benchmark"]["entries"]:
+        if entry["name"] == "balanced-d2":
+            entry["agent"]["depth"] = 3  # no longer the switching agent's depth
+    assert switching_pairs(config) == []
+
+
+AGENT_SCHEMA = load_schema()["$defs"]["agent"]["properties"]
+
+
+def test_the_schema_lists_the_package_agents_evaluators_and_policies() -> None:
+    assert tuple(AGENT_SCHEMA["name"]["enum"]) == AGENTS
+    assert tuple(AGENT_SCHEMA["rollout_policy"]["enum"]) == POLICIES
+    assert set(load_schema()["$defs"]["evaluator"]["enum"]) == set(EVALUATORS)
+
+
+@pytest.mark.parametrize("field", dataclasses.fields(AgentConfig), ids=lambda f: f.name)
+def test_the_schema_agent_defaults_are_the_package_defaults(field: dataclasses.Field) -> None:
+    assert field.name in AGENT_SCHEMA
+    if field.name != "name":
+        assert AGENT_SCHEMA[field.name]["default"] == field.default
+    assert set(AGENT_SCHEMA) == {f.name for f in dataclasses.fields(AgentConfig)}
+
+
+def _agent_config_accepts(key: str, value: object) -> bool:
+    try:
+        AgentConfig("hybrid", **{key: value})
+    except ValueError:
+        return False
+    return True
+
+
+def _schema_accepts(key: str, value: object) -> bool:
+    config = copy.deepcopy(smoke())
+    config["benchmark"]["entries"][2]["agent"][key] = value
+    try:
+        validate_config(config)
+    except ConfigError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "key", ["depth", "cutoff", "table_bits", "rollouts", "step_cap", "empty_threshold"]
+)
+def test_the_schema_bounds_are_the_package_bounds(key: str) -> None:
+    spec = AGENT_SCHEMA[key]
+    edges = [spec.get("minimum"), spec.get("maximum"), spec.get("exclusiveMaximum")]
+    for edge in [e for e in edges if e is not None]:
+        for value in (edge - 1, edge, edge + 1) if isinstance(edge, int) else (edge, edge - 1e-9):
+            value = type(spec.get("default", 0))(value)
+            assert _schema_accepts(key, value) == _agent_config_accepts(key, value), (key, value)
+
+
+def test_describe_agent_reads_defaults_from_the_package() -> None:
+    assert (
+        describe_agent({"name": "expectimax"}) == f"expectimax d{AgentConfig('expectimax').depth}"
+    )
+    rollouts = AgentConfig("montecarlo").rollouts
+    assert describe_agent({"name": "hybrid"}) == f"hybrid d3 {rollouts} rollouts"
