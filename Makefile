@@ -4,18 +4,35 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 
-.PHONY: venv run test test-slurm lint bench layers docs clean
+.PHONY: venv lock run test test-slurm lint bench layers docs digests verify clean
 
-$(BIN)/activate: pyproject.toml
+# The environment is installed from requirements.lock (exact versions and hashes of everything,
+# tests and the SLURM plugin included), then the package itself without dependencies.
+$(BIN)/activate: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,cluster]'
+	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
+
+# Refresh the lock after a change of dependencies in pyproject.toml (newest versions allowed).
+lock:
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet uv
+	.lock-venv/bin/uv pip compile pyproject.toml --extra test --extra cluster \
+	    --python-version 3.11 --generate-hashes --upgrade -o requirements.lock
+	rm -rf .lock-venv
 
 venv: $(BIN)/activate
 
 run: $(BIN)/activate
 	$(BIN)/snakemake --cores $(CORES)
+
+# Rerun the default study, or only TARGETS (files or rules, e.g. TARGETS=results/benchmark/greedy.csv),
+# and compare its result files with the digests of the run that docs/ shows.
+verify: $(BIN)/activate
+	$(BIN)/snakemake --cores $(CORES) $(TARGETS)
+	$(BIN)/python -m g2048 verify docs/digests/default.json $(if $(TARGETS),--partial)
 
 test: $(BIN)/activate
 	$(BIN)/ruff check .
@@ -37,15 +54,28 @@ bench: $(BIN)/activate
 layers: $(BIN)/activate
 	$(BIN)/python tests/test_layers.py | dot -Tpng -Gdpi=100 -o docs/figures/layers.png
 
-# Copy a finished study's summary tables and key figures to docs/ (committed, shown in README).
+# Copy a finished study's summary tables and key figures to docs/ (committed, shown in README),
+# with the digests of its result files (what `make verify` compares with).
 docs:
+	$(BIN)/python -m g2048 digest --out docs/digests/default.json \
+	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	mkdir -p docs/tables docs/figures
 	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
 	   results/tables/claims.md docs/tables/
 	cp results/figures/cost_strength.png results/figures/benchmark_reach.png \
 	   results/figures/pareto_fronts.png results/figures/validation_scores.png \
 	   results/figures/hypervolume.png results/figures/cem_progress.png docs/figures/
+	cp results/provenance/summary.json docs/provenance.json
+
+# The smoke study's digests, which the tests (and so CI, on a fresh machine) compare with; run
+# after a change that changes results on purpose.
+digests: $(BIN)/activate
+	rm -rf .smoke && mkdir .smoke && cp -r Snakefile config workflow profiles .smoke/
+	cd .smoke && ../$(BIN)/snakemake --configfile config/smoke.yaml --cores $(CORES)
+	$(BIN)/python -m g2048 digest --results .smoke/results --out docs/digests/smoke.json \
+	    --note "smoke study (config/smoke.yaml)"
+	rm -rf .smoke
 
 clean:
-	rm -rf $(VENV) .snakemake results logs benchmarks
+	rm -rf $(VENV) .snakemake .smoke results logs benchmarks
 	rm -rf $${XDG_CACHE_HOME:-$$HOME/.cache}/g2048  # compiled numba code, one folder per source version

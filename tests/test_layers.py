@@ -12,7 +12,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "g2048"
 LAYERS = ("engine", "evaluators", "agents", "play", "study", "report", "cli")
 # Generic optimisers: they import nothing of the package.
 STANDALONE = ("tuning",)
-# The package root (numba's cache folder, the source digest) and `python -m g2048`.
+# The package root (numba's cache folder, the source digest: any layer may read it; it imports
+# nothing of the package) and `python -m g2048`.
 ROOT_MODULES = {"__init__": (), "__main__": ("cli",)}
 
 
@@ -61,6 +62,8 @@ def layer_edges() -> set[tuple[str, str]]:
 
 
 def allowed(source: str, target: str) -> bool:
+    if target == "__init__":  # the package root: the source digest, below every layer
+        return source != "__init__"
     if source in ROOT_MODULES:
         return target in ROOT_MODULES[source]
     if source in STANDALONE:

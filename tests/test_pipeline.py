@@ -14,6 +14,9 @@ from PIL import Image
 from workflow_runs import ROOT, SNAKEMAKE, assert_same_results, snakemake, workdir
 
 from g2048.report.claims import CLAIMS
+from g2048.study.digests import verify
+from g2048.study.provenance import environment
+from g2048.study.results import read_json
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +72,25 @@ def test_claims_table_lists_every_claim_with_a_verdict(smoke: Path) -> None:
     assert len(rows) == len(CLAIMS)
     verdicts = ("| held |", "| did not hold |", "| not comparable |")
     assert all(sum(v in " ".join(r.split()) for v in verdicts) == 1 for r in rows)
+
+
+def test_results_match_the_committed_smoke_digests(smoke: Path) -> None:
+    """What CI checks on a fresh machine: the smoke study comes out as committed (`make
+    digests` rewrites the file after a change that changes results on purpose)."""
+    difference = verify(ROOT / "docs" / "digests" / "smoke.json", smoke / "results")
+    assert difference is None, difference
+
+
+def test_every_game_job_records_its_environment(smoke: Path) -> None:
+    records = sorted((smoke / "results" / "provenance").rglob("*.json"))
+    summary = read_json(smoke / "results" / "provenance" / "summary.json")
+    assert len(summary["environments"]) == 1
+    jobs = summary["environments"][0]["jobs"]
+    assert len(jobs) == len(records) - 1 == 4 + 7 + 9 * 2  # tune, validate, benchmark shards
+    assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
+    for name in ("benchmark", "validation", "tuning"):
+        text = (smoke / "results" / "tables" / f"{name}.md").read_text()
+        assert text.rstrip().endswith(f"on {environment()['cpu']} ({len(jobs)} jobs).")
 
 
 def test_figures_are_valid_images(smoke: Path) -> None:

@@ -5,9 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pandas as pd
-
-from g2048.report.tables import TIMING_COLUMNS
+from g2048.study.digests import first_difference, result_digests
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
@@ -34,25 +32,7 @@ def snakemake(where: Path, *args: str, timeout: int = 900) -> subprocess.Complet
     )
 
 
-def result_files(where: Path) -> dict[str, object]:
-    """Every CSV and JSON under results/, timing columns dropped."""
-    out: dict[str, object] = {}
-    for path in sorted((where / "results").rglob("*")):
-        key = str(path.relative_to(where))
-        if path.suffix == ".csv":
-            df = pd.read_csv(path)
-            out[key] = df.drop(columns=[c for c in df.columns if c in TIMING_COLUMNS])
-        elif path.suffix == ".json":
-            out[key] = path.read_bytes()
-    return out
-
-
 def assert_same_results(a: Path, b: Path) -> None:
-    """The two runs' result files are identical but for their timing columns."""
-    first, second = result_files(a), result_files(b)
-    assert first.keys() == second.keys()
-    for key, value in first.items():
-        if isinstance(value, pd.DataFrame):
-            pd.testing.assert_frame_equal(value, second[key], check_exact=True, obj=key)
-        else:
-            assert value == second[key], key
+    """The two runs' result files are identical but for their timing columns and provenance."""
+    difference = first_difference(result_digests(a / "results"), result_digests(b / "results"), b)
+    assert difference is None, difference

@@ -1,4 +1,4 @@
-"""Command line: `python -m g2048 bench | profile | play | watch`."""
+"""Command line: `python -m g2048 bench | profile | digest | verify | play | watch`."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
+from g2048.study.digests import verify, write_digests
 from g2048.study.naming import PLAY_PURPOSE, selected_weights
 
 
@@ -64,6 +65,27 @@ def _profile(args: argparse.Namespace) -> int:
         settings = {"max_moves": args.max_moves, "cutoff": args.cutoff}
         settings |= {"table_bits": args.table_bits, "evaluator": args.evaluator}
         print(search_profile(depth, args.games, args.repeat, **settings), flush=True)
+    return 0
+
+
+def _digest(args: argparse.Namespace) -> int:
+    if not args.results.is_dir():
+        args.parser.error(f"no results folder {str(args.results)!r}")
+    count = write_digests(args.results, args.out, note=args.note)
+    print(f"wrote the digests of {count} result files under {args.results} to {args.out}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    if not args.digests.is_file():
+        args.parser.error(f"no digest file {str(args.digests)!r}")
+    if not args.results.is_dir():
+        args.parser.error(f"no results folder {str(args.results)!r}")
+    difference = verify(args.digests, args.results, partial=args.partial)
+    if difference is not None:
+        print(f"results differ from {args.digests}: {difference}", file=sys.stderr)
+        return 1
+    print(f"every result file under {args.results} matches {args.digests}")
     return 0
 
 
@@ -265,6 +287,30 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--evaluator", default="nneonneo", choices=sorted(EVALUATORS))
     profile.add_argument("--repeat", type=_bounded(int, 1), default=1, help="(default 1)")
     profile.set_defaults(func=_profile)
+    digest = commands.add_parser(
+        "digest",
+        help="write the digests of a study's result files",
+        description="Digests of every CSV (timing columns left out) and JSON file under the "
+        "results folder, row by row, for `verify` on another machine.",
+    )
+    digest.add_argument("--results", type=Path, default=Path("results"), help="(default results)")
+    digest.add_argument("--out", type=Path, required=True, help="the digest file to write")
+    digest.add_argument("--note", default="", help="what run the digests are of")
+    digest.set_defaults(func=_digest, parser=digest)
+    check = commands.add_parser(
+        "verify",
+        help="compare a study's result files with a digest file",
+        description="Exit 0 when every result file matches the digest file, else 1 naming the "
+        "first differing file and row.",
+    )
+    check.add_argument("digests", type=Path, help="a digest file written by `digest`")
+    check.add_argument("--results", type=Path, default=Path("results"), help="(default results)")
+    check.add_argument(
+        "--partial",
+        action="store_true",
+        help="compare only the files present (a rerun of some of the jobs)",
+    )
+    check.set_defaults(func=_verify, parser=check)
     agent_options = _agent_options()
     play = commands.add_parser(
         "play", parents=[agent_options], help="play games and summarize them"

@@ -1,8 +1,5 @@
-"""Result tables of a study, written as CSV (full precision), Markdown and LaTeX (rounded).
-
-The TIMING_COLUMNS are the only columns that differ between two runs of the same study; the
-determinism check leaves them out.
-"""
+"""Result tables of a study, written as CSV (full precision), Markdown and LaTeX (rounded, with
+a footer naming the environments the games were played in)."""
 
 from __future__ import annotations
 
@@ -15,7 +12,6 @@ from g2048.agents import AgentConfig
 from g2048.report.stats import THRESHOLDS, paired_difference, summarize
 from g2048.study.naming import OBJECTIVE_NAMES
 
-TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")  # per-game CSVs and tables
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
 
 
@@ -104,16 +100,19 @@ def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def write_table(df: pd.DataFrame, stem: str | Path, digits: int = 3) -> None:
-    """Write stem.csv (full precision), stem.md and stem.tex (rounded to `digits`)."""
+def write_table(df: pd.DataFrame, stem: str | Path, digits: int = 3, footer: str = "") -> None:
+    """Write stem.csv (full precision), stem.md and stem.tex (rounded to `digits`), the last two
+    with `footer` below the table (in LaTeX as comments)."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(stem.with_suffix(".csv"), index=False)
     rounded = df.copy()
     for col in rounded.select_dtypes("float").columns:
         rounded[col] = rounded[col].map(lambda v: f"{v:.{digits}g}")
-    stem.with_suffix(".md").write_text(rounded.to_markdown(index=False) + "\n")
-    stem.with_suffix(".tex").write_text(rounded.to_latex(index=False, escape=True))
+    md_footer = f"\n{footer}\n" if footer else ""
+    stem.with_suffix(".md").write_text(rounded.to_markdown(index=False) + "\n" + md_footer)
+    tex_footer = "".join(f"% {line}\n" for line in footer.splitlines())
+    stem.with_suffix(".tex").write_text(rounded.to_latex(index=False, escape=True) + tex_footer)
 
 
 def moves_gain(games: pd.DataFrame, baseline: pd.DataFrame) -> tuple[float, float, float]:

@@ -54,10 +54,16 @@ RANK_SCALE = 15.0  # 32768, the largest tile a game here can hold
 EMPTY_SCALE = 16.0  # no position has more empty cells
 
 
+def log2_tiles(tiles: pd.Series) -> np.ndarray:
+    """log2 of tile values (powers of two), exactly: the exponent that np.frexp reads off the
+    float, not numpy's log2 ufunc, whose SIMD code may differ in the last bit between CPUs."""
+    return (np.frexp(tiles.to_numpy(dtype=float))[1] - 1).astype(float)
+
+
 # Each objective of naming.OBJECTIVES as the mean of a play_games column over the games.
 _MEASURES: dict[str, Callable[[pd.DataFrame], float]] = {
     "score": lambda df: df.score.mean(),
-    "log2_max_tile": lambda df: np.log2(df.max_tile).mean(),
+    "log2_max_tile": lambda df: log2_tiles(df.max_tile).mean(),
     "moves": lambda df: df.moves.mean(),
     "empty_mean": lambda df: df.empty_mean.mean(),
 }
@@ -255,7 +261,7 @@ class CEMObjective(_GameObjective):
         frames = self.play(X)
         if self.fitness == "score":
             return np.array([df.score.mean() for df in frames])
-        return np.array([np.log2(df.max_tile).mean() for df in frames])
+        return np.array([log2_tiles(df.max_tile).mean() for df in frames])
 
 
 def tune_nsga2(

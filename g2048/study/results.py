@@ -1,5 +1,9 @@
 """Reading and writing result files: JSON with sorted keys and fixed float formatting, CSV via
-pandas, so that equal results give byte-identical files."""
+pandas, so that equal results give byte-identical files.
+
+The TIMING_COLUMNS (per-game CSVs and tables) are the only columns that differ between two runs
+of the same study; determinism checks and result digests leave them out.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")
 
 
 def _plain(value: object) -> object:

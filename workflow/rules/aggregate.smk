@@ -1,6 +1,32 @@
+rule provenance:
+    input:
+        tune=expand("results/provenance/tune/{m}/seed{s}.json", m=METHODS, s=SEEDS),
+        validate=expand(
+            "results/provenance/validate/{candidate}.json", candidate=CANDIDATES
+        ),
+        benchmark=expand(
+            "results/provenance/benchmark/{entry}/shard{shard}.json",
+            entry=ENTRIES,
+            shard=SHARDS,
+        ),
+    output:
+        summary="results/provenance/summary.json",
+    log:
+        "logs/aggregate/provenance.log",
+    localrule: True
+    resources:
+        mem_mb=500,
+        runtime=5,
+    params:
+        code=CODE,
+    script:
+        "../scripts/provenance.py"
+
+
 rule table_benchmark:
     input:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
+        provenance="results/provenance/summary.json",
     output:
         report(
             multiext("results/tables/benchmark", ".csv", ".md", ".tex"),
@@ -23,6 +49,7 @@ rule table_benchmark:
 rule table_validation:
     input:
         games=expand("results/validate/{candidate}.csv", candidate=CANDIDATES),
+        provenance="results/provenance/summary.json",
     output:
         report(
             multiext("results/tables/validation", ".csv", ".md", ".tex"),
@@ -48,6 +75,7 @@ rule table_tuning:
         selected=expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS),
         timings=expand("benchmarks/tune/{m}/seed{s}.tsv", m=METHODS, s=SEEDS),
         validation="results/tables/validation.csv",
+        provenance="results/provenance/summary.json",
     output:
         report(
             multiext("results/tables/tuning", ".csv", ".md", ".tex"),
@@ -69,6 +97,7 @@ rule table_tuning:
 rule claims:
     input:
         benchmark="results/tables/benchmark.csv",
+        provenance="results/provenance/summary.json",
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:
         report(

@@ -3,6 +3,7 @@ rule benchmark_shard:
         unpack(entry_weights),
     output:
         games="results/benchmark/{entry}/shard{shard}.csv",
+        provenance="results/provenance/benchmark/{entry}/shard{shard}.json",
     log:
         "logs/benchmark/{entry}/shard{shard}.log",
     benchmark:

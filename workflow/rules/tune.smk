@@ -2,6 +2,7 @@ rule tune:
     output:
         result="results/tune/{method}/seed{seed}.json",
         history="results/tune/{method}/seed{seed}_history.csv",
+        provenance="results/provenance/tune/{method}/seed{seed}.json",
     log:
         "logs/tune/{method}/seed{seed}.log",
     benchmark:

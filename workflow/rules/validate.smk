@@ -3,6 +3,7 @@ rule validate:
         unpack(tuned_selection),
     output:
         games="results/validate/{candidate}.csv",
+        provenance="results/provenance/validate/{candidate}.json",
     log:
         "logs/validate/{candidate}.log",
     benchmark:

@@ -6,6 +6,8 @@ import pandas as pd
 
 from g2048.report.claims import claims_table, switching_gains
 from g2048.study.progress import script_log
+from g2048.study.provenance import footer
+from g2048.study.results import read_json
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
@@ -15,6 +17,6 @@ pairs = [tuple(pair) for pair in sm.params.pairs]
 games = {name: pd.read_csv(paths[name]) for pair in pairs for name in pair}
 notes = {e["name"]: e["note"] for e in sm.params.entries if e.get("note")}
 claims = claims_table(table, switching_gains(pairs, games), notes)
-Path(sm.output[0]).write_text(
-    "# The seeds' claims and what this study measured\n\n" + claims.to_markdown(index=False) + "\n"
-)
+title = "# The seeds' claims and what this study measured\n\n"
+made_by = footer(read_json(sm.input.provenance))
+Path(sm.output[0]).write_text(title + claims.to_markdown(index=False) + f"\n\n{made_by}\n")

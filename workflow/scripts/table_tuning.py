@@ -5,6 +5,7 @@ import pandas as pd
 from g2048.report.tables import tuning_table, write_table
 from g2048.study.naming import candidate_name
 from g2048.study.progress import script_log
+from g2048.study.provenance import footer
 from g2048.study.results import read_json
 
 sm = snakemake  # noqa: F821
@@ -16,4 +17,5 @@ for path in sm.input.selected:
     name = candidate_name(run["method"], run["seed"])
     runs.append(run | {"validation_mean_score": validation[name]})
 wall = [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in sm.input.timings]
-write_table(tuning_table(runs, wall), sm.output[0].removesuffix(".csv"))
+table = tuning_table(runs, wall)
+write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))

@@ -1,11 +1,13 @@
 """Snakemake adapter: one tuning run (NSGA-II or CEM) for one seed."""
 
 from g2048.study.progress import script_log
+from g2048.study.provenance import write_record
 from g2048.study.results import write_csv, write_json
 from g2048.study.stages import tune
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
+write_record(sm.output.provenance, sm.output.result)
 log(f"tune {sm.wildcards.method} seed {sm.wildcards.seed}: {sm.params.settings}")
 result, history = tune(
     sm.wildcards.method,

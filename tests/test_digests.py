@@ -1,0 +1,85 @@
+"""Result digests and provenance records: what `verify` compares, and what it reports."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from g2048.cli.main import main
+from g2048.report.tables import write_table
+from g2048.study.digests import result_digests, verify, write_digests
+from g2048.study.provenance import environment, footer, summarise, write_record
+from g2048.study.results import write_json
+
+
+def make_results(root: Path, seconds: float = 1.0, score: int = 5) -> Path:
+    results = root / "results"
+    games = pd.DataFrame({"game": [0, 1], "score": [score, 7], "seconds": [seconds, 2.0]})
+    (results / "benchmark").mkdir(parents=True)
+    games.to_csv(results / "benchmark" / "greedy.csv", index=False)
+    write_json(results / "select" / "tuned.json", {"weights": [0.5, 0.25], "seed": 1})
+    write_record(results / "provenance" / "benchmark" / "greedy.json", "greedy")
+    return results
+
+
+def test_digests_leave_out_timing_columns_and_provenance(tmp_path: Path) -> None:
+    a = result_digests(make_results(tmp_path / "a", seconds=1.0))
+    b = result_digests(make_results(tmp_path / "b", seconds=9.0))
+    assert a == b
+    assert sorted(a) == ["results/benchmark/greedy.csv", "results/select/tuned.json"]
+    assert len(a["results/benchmark/greedy.csv"]["rows"]) == 3  # header and two games
+
+
+def test_verify_names_the_first_differing_file_and_row(tmp_path: Path) -> None:
+    write_digests(make_results(tmp_path / "a"), tmp_path / "digests.json")
+    assert verify(tmp_path / "digests.json", tmp_path / "a" / "results") is None
+    other = make_results(tmp_path / "b", score=6)
+    difference = verify(tmp_path / "digests.json", other)
+    assert (
+        difference == "results/benchmark/greedy.csv: row 1 (0 = header) differs; here it reads: 0,6"
+    )
+
+
+def test_verify_reports_missing_files_unless_partial(tmp_path: Path) -> None:
+    results = make_results(tmp_path)
+    write_digests(results, tmp_path / "digests.json")
+    (results / "select" / "tuned.json").unlink()
+    assert verify(tmp_path / "digests.json", results) == "results/select/tuned.json: missing here"
+    assert verify(tmp_path / "digests.json", results, partial=True) is None
+    (results / "benchmark" / "greedy.csv").unlink()
+    assert "no result file" in verify(tmp_path / "digests.json", results, partial=True)
+
+
+def test_the_cli_writes_and_verifies_digests(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    results = make_results(tmp_path)
+    out = tmp_path / "d.json"
+    assert main(["digest", "--results", str(results), "--out", str(out), "--note", "x"]) == 0
+    assert json.loads(out.read_text())["note"] == "x"
+    assert main(["verify", str(out), "--results", str(results)]) == 0
+    pd.DataFrame({"game": [0], "score": [1]}).to_csv(results / "extra.csv", index=False)
+    assert main(["verify", str(out), "--results", str(results)]) == 1
+    assert "results/extra.csv: not in the digest file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["verify", str(tmp_path / "none.json"), "--results", str(results)])
+
+
+def test_provenance_names_the_environment_and_groups_jobs(tmp_path: Path) -> None:
+    env = environment()
+    assert {"g2048_source", "lock", "python", "numpy", "numba", "llvmlite", "cpu"} <= env.keys()
+    paths = []
+    for job in ("a", "b"):
+        paths.append(tmp_path / f"{job}.json")
+        write_record(paths[-1], job)
+    summary = summarise(paths)
+    assert len(summary["environments"]) == 1
+    assert summary["environments"][0]["jobs"] == ["a", "b"]
+    line = footer(summary)
+    assert f"numba {env['numba']}" in line and "(2 jobs)" in line
+
+
+def test_tables_carry_the_footer(tmp_path: Path) -> None:
+    write_table(pd.DataFrame({"x": [1.5]}), tmp_path / "t", footer="Made by me.")
+    assert (tmp_path / "t.md").read_text().endswith("\nMade by me.\n")
+    assert (tmp_path / "t.tex").read_text().endswith("% Made by me.\n")
+    assert list(pd.read_csv(tmp_path / "t.csv").columns) == ["x"]
