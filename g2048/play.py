@@ -109,7 +109,9 @@ def play_games(
     Every column but `seconds` is a function of (agent, evaluator, weights, seed) alone,
     whatever `threads` is. max_moves > 0 stops a game after that many moves. progress(done,
     total) is called after each game. Games run in a thread pool over the GIL-free numba
-    `play_game` rather than in a prange loop, so that each game can be timed and reported.
+    `play_game` rather than in a prange loop, so that each game can be timed and reported; an
+    exception in the calling thread (KeyboardInterrupt) cancels the games not yet started and
+    returns once the running ones have ended.
     """
     check_threads(threads)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -128,13 +130,15 @@ def play_games(
         out[i] = play_game(seeds[i], agent.kind, params, ev_kind, w, tables, limit)
         seconds[i] = time.perf_counter() - t0
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for done, future in enumerate(
-            as_completed([pool.submit(run, i) for i in range(seeds.size)])
-        ):
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        futures = [pool.submit(run, i) for i in range(seeds.size)]
+        for done, future in enumerate(as_completed(futures)):
             future.result()
             if progress is not None:
                 progress(done + 1, seeds.size)
+    finally:  # after an error or Ctrl-C: drop the queued games, let the running ones end
+        pool.shutdown(wait=True, cancel_futures=True)
     ranks = out[:, 1]
     return pd.DataFrame(
         {

@@ -4,8 +4,10 @@ exactly the game that `play_games` plays from the same seed."""
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -63,7 +65,7 @@ def test_play_as_a_subprocess(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
-    assert "3 games from seed 0" in result.stdout
+    assert "3 games of purpose 'play' from study seed 0" in result.stdout
     assert re.search(r"score\s+mean [\d.]+ \(95% CI -?[\d.]+ to [\d.]+\)", result.stdout)
     assert re.search(r"^2048\s+0/3\s", result.stdout, re.MULTILINE)  # random play stays below
     expected = play_games(AgentConfig("random"), game_seeds(0, "play", 3))
@@ -155,7 +157,9 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
         (["--agent", "greedy", "--threads", str(CORES + 1)], f"cores), got {CORES + 1}"),
         (["--agent", "greedy", "--weights", "missing.json"], "cannot read weights file missing"),
         (["--agent", "switching", "--weights", "1,2,3"], "give --weights a JSON file"),
-        (["--agent", "greedy", "--out", "/no/such/dir/x.csv"], "no directory '/no/such/dir'"),
+        (["--agent", "greedy", "--out", "/no/such/dir/x.csv"], "No such file or directory"),
+        (["--agent", "greedy", "--out", "/tmp"], "--out: '/tmp' is a directory"),
+        (["--agent", "greedy", "--out", "/proc/version"], "--out: cannot write '/proc/version'"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: str) -> None:  # noqa: ANN001
@@ -240,3 +244,66 @@ def test_watch_on_a_terminal_redraws_in_colour(capsys, monkeypatch) -> None:  # 
         f"final score {expected['score']}, max tile {expected['max_tile']}, "
         f"moves {expected['moves']}\n"
     )
+
+
+def test_version(capsys) -> None:  # noqa: ANN001
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert re.fullmatch(r"g2048 \d+\.\d+\.\d+\n", capsys.readouterr().out)
+
+
+def test_help_says_what_each_agent_option_means_and_who_uses_it(capsys) -> None:  # noqa: ANN001
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--depth DEPTH expectimax, hybrid, switching: search depth in plies" in text
+    assert "--step-cap STEP_CAP montecarlo, hybrid: moves per rollout at most" in text
+    assert "--max-moves MAX_MOVES stop each game after this many moves" in text
+
+
+def test_max_moves_caps_every_game(tmp_path: Path) -> None:
+    out = tmp_path / "games.csv"
+    assert (
+        main(["play", "--agent", "greedy", "--games", "3", "--max-moves", "7", "--out", str(out)])
+        == 0
+    )
+    assert (pd.read_csv(out)["moves"] == 7).all()
+
+
+def test_any_game_of_a_study_can_be_replayed_by_purpose(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """Games 1 and 2 of a benchmark row with study seed 2048 are those the pipeline plays."""
+    from g2048.study.stages import benchmark_seeds
+
+    agent = AgentConfig("expectimax", depth=2)
+    expected = play_games(agent, benchmark_seeds(2048, 1, 2), "ovolve")
+    out = tmp_path / "games.csv"
+    args = ["--agent", "expectimax", "--depth", "2", "--evaluator", "ovolve", "--seed", "2048"]
+    args += ["--purpose", "benchmark"]
+    assert main(["play", *args, "--games", "2", "--start", "1", "--out", str(out)]) == 0
+    played = pd.read_csv(out)
+    assert played["game"].tolist() == [1, 2]
+    assert played["score"].tolist() == expected["score"].tolist()
+    capsys.readouterr()
+    assert main(["watch", *args, "--game", "2", "--delay", "0"]) == 0
+    final = capsys.readouterr().out.strip().splitlines()[-1]
+    assert final.startswith(f"final score {expected['score'].iloc[1]}, ")
+
+
+def test_ctrl_c_stops_play_at_once_and_writes_nothing(tmp_path: Path) -> None:
+    """SIGINT during a long run: the queued games are dropped, the process exits 130 with one
+    line and no traceback, long before the run would have ended, and --out stays absent."""
+    out = tmp_path / "games.csv"
+    command = [sys.executable, "-m", "g2048", "play", "--agent", "expectimax", "--depth", "5"]
+    command += ["--games", "20000", "--out", str(out)]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(8)  # compiled or loaded from the cache, playing
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)  # the whole run: about half an hour
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert stderr.strip() == "interrupted: no games written"
+    assert not out.exists()

@@ -3,6 +3,7 @@ byte-identical results across core counts and after a run killed mid-job, and a 
 rejected before any job with the key named."""
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -135,6 +136,55 @@ def test_one_core_after_a_kill_gives_identical_results(smoke: Path, tmp_path: Pa
     rerun = snakemake(where, "--cores", "1")
     assert rerun.returncode == 0, rerun.stderr[-4000:]
     assert_same_results(smoke, where)
+
+
+def test_deleted_raw_results_are_rebuilt_identically(smoke: Path, tmp_path: Path) -> None:
+    """Raw results are targets too: after deleting the benchmark games and a tuning history of
+    a finished run, plain `snakemake` rebuilds them (and what follows from them) byte for byte."""
+    where = tmp_path / "deleted"
+    shutil.copytree(smoke, where, symlinks=True)
+    shutil.rmtree(where / "results" / "benchmark")
+    (where / "results" / "tune" / "cem" / "seed2_history.csv").unlink()
+    rerun = snakemake(where, "--cores", "2")
+    assert rerun.returncode == 0, rerun.stderr[-4000:]
+    assert "Nothing to be done" not in rerun.stdout + rerun.stderr
+    assert_same_results(smoke, where)
+
+
+def _cut_in_half(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize(
+    ("victim", "damage", "fault"),
+    [
+        ("benchmark/greedy/shard0.csv", _cut_in_half, "truncated?"),
+        ("benchmark/expectimax-d3.csv", _cut_in_half, "truncated?"),
+        ("validate/cem-s1.csv", _cut_in_half, "truncated?"),
+        ("select/nsga2/seed1.json", lambda p: p.write_text("garbage"), "is not valid JSON"),
+        ("select/nsga2/seed1.json", lambda p: p.write_text("{}"), "lacks the key(s) method"),
+    ],
+    ids=["shard", "merged", "validate", "garbage-json", "empty-json"],
+)
+def test_a_damaged_result_file_stops_its_consumers_naming_it(
+    smoke: Path,
+    tmp_path: Path,
+    victim: str,
+    damage,
+    fault: str,  # noqa: ANN001
+) -> None:
+    where = tmp_path / "damaged"
+    shutil.copytree(smoke, where, symlinks=True)
+    tables = {p: p.read_bytes() for p in (where / "results" / "tables").glob("*.csv")}
+    damage(where / "results" / victim)
+    run = snakemake(where, "--cores", "2")
+    assert run.returncode != 0
+    assert f"result file results/{victim}: " in run.stderr, run.stderr[-3000:]
+    assert fault in run.stderr
+    assert "delete it and run the same snakemake command again" in run.stderr
+    for path, data in tables.items():  # no table from bad data: as it was, or removed with
+        assert not path.exists() or path.read_bytes() == data  # the job that failed on it
 
 
 def test_an_invalid_config_fails_before_any_job_naming_the_key(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+import g2048
 from g2048.agents import AGENTS, AgentConfig
 from g2048.agents.rollout import POLICIES
 from g2048.cli.bench import engine_figures, search_figures, search_profile
@@ -22,6 +23,7 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
+from g2048.study.config import load_schema
 from g2048.study.digests import verify, write_digests
 from g2048.study.naming import PLAY_PURPOSE, selected_weights
 
@@ -185,18 +187,44 @@ def _show_progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} games", end="\n" if done == total else "", file=sys.stderr, flush=True)
 
 
+def _writable(path: Path) -> str | None:
+    """Why `path` cannot take the CSV, or None: proven by opening it for appending (and
+    removing it again if that created it), before any game is played."""
+    if path.is_dir():
+        return f"{str(path)!r} is a directory"
+    existed = path.exists()
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        return f"cannot write {str(path)!r}: {exc.strerror or exc}"
+    if not existed:
+        path.unlink()
+    return None
+
+
 def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
-    if args.out is not None and not args.out.parent.is_dir():
-        args.parser.error(f"--out: no directory {str(args.out.parent)!r}")
-    seeds = game_seeds(args.seed, PLAY_PURPOSE, args.games)
+    if args.out is not None and (problem := _writable(args.out)):
+        args.parser.error(f"--out: {problem}")
+    seeds = game_seeds(args.seed, args.purpose, args.games, start=args.start)
     progress = _show_progress if sys.stderr.isatty() else None
-    df = play_games(agent, seeds, args.evaluator, weights, args.threads, progress=progress)
+    try:
+        df = play_games(
+            agent, seeds, args.evaluator, weights, args.threads, args.max_moves, progress
+        )
+    except KeyboardInterrupt:
+        print("\ninterrupted: no games written", file=sys.stderr)
+        return 130
     if args.out is not None:
-        df.to_csv(args.out, index=False)
+        df.assign(game=df.game + args.start).to_csv(args.out, index=False)
     s = summarize(df)
     print(_describe(agent, args.evaluator))
-    print(f"{s['games']} games from seed {args.seed}, {args.threads} thread(s)")
+    first = f", from game {args.start}" if args.start else ""
+    print(
+        f"{s['games']} games of purpose {args.purpose!r} from study seed {args.seed}{first}, "
+        f"{args.threads} thread(s)"
+    )
     print(
         f"score      mean {s['score_mean']:.1f} "
         f"(95% CI {_format_ci(s['score_low'], s['score_high'])}), "
@@ -214,11 +242,11 @@ def _play(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
-    seed = game_seeds(args.seed, PLAY_PURPOSE, 1, start=args.game)[0]
+    seed = game_seeds(args.seed, args.purpose, 1, start=args.game)[0]
     colour = sys.stdout.isatty()
     position = None
     try:
-        for position in positions(agent, seed, args.evaluator, weights):
+        for position in positions(agent, seed, args.evaluator, weights, args.max_moves):
             print(f"{CLEAR if colour else ''}{render(position, colour)}", flush=True)
             time.sleep(args.delay / 1000)
     except KeyboardInterrupt:
@@ -242,16 +270,30 @@ def _agent_options() -> argparse.ArgumentParser:
         "results/select/... (default: the evaluator's weights)",
     )
     kinds = {"cutoff": float, "rollout_policy": str}
+    meaning = load_schema()["$defs"]["agent"]["properties"]  # one text for config and CLI
     for field in _AGENT_SETTINGS:
         options.add_argument(
             "--" + field.name.replace("_", "-"),
             type=kinds.get(field.name, int),
             default=field.default,
             choices=POLICIES if field.name == "rollout_policy" else None,
-            help=f"(default {field.default})",
+            help=f"{meaning[field.name]['description']} (default {field.default})",
         )
     options.add_argument(
+        "--max-moves",
+        type=_bounded(int, 0),
+        default=0,
+        help="stop each game after this many moves (default 0: play to the end)",
+    )
+    options.add_argument(
         "--seed", type=_bounded(int, 0), default=0, help="study seed of the games (default 0)"
+    )
+    options.add_argument(
+        "--purpose",
+        default=PLAY_PURPOSE,
+        help="whose games: 'play' (default), or a study's 'benchmark', 'validate', or a tuning "
+        "run's e.g. 'nsga2-s1' / 'cem-s1-iter3'; with --seed set to the study's study_seed, "
+        "game k is the study's game k",
     )
     return options
 
@@ -259,6 +301,7 @@ def _agent_options() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m g2048`."""
     parser = argparse.ArgumentParser(prog="g2048", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {g2048.__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     bench = commands.add_parser("bench", help="measure engine speed")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
@@ -317,12 +360,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--games", type=_bounded(int, 1), default=10, help="(default 10)")
     play.add_argument(
+        "--start", type=_bounded(int, 0), default=0, help="index of the first game (default 0)"
+    )
+    play.add_argument(
         "--threads",
         type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
         default=1,
         help="(default 1)",
     )
-    play.add_argument("--out", type=Path, help="write one CSV row per game here")
+    play.add_argument(
+        "--out",
+        type=Path,
+        help="write one CSV row per game here (checked before the first game; after Ctrl-C "
+        "nothing is written)",
+    )
     play.set_defaults(func=_play, parser=play)
     watch = commands.add_parser(
         "watch", parents=[agent_options], help="watch one game in the terminal"
@@ -331,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--game",
         type=_bounded(int, 0),
         default=0,
-        help="which game of `play --seed S` to replay (default 0)",
+        help="which game of --purpose (and --seed) to replay (default 0)",
     )
     watch.add_argument(
         "--delay", type=_bounded(float, 0), default=100.0, help="ms after each move (default 100)"

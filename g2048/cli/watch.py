@@ -32,10 +32,15 @@ class Position:
 
 
 def positions(
-    agent: AgentConfig, seed: int, evaluator: str = "nneonneo", weights: object = None
+    agent: AgentConfig,
+    seed: int,
+    evaluator: str = "nneonneo",
+    weights: object = None,
+    max_moves: int = 0,
 ) -> Iterator[Position]:
     """The start position and the position after every move of the game that `play_games`
-    plays from `seed`; the last one is the final position.
+    plays from `seed` (with the same `max_moves`, 0 = no cap); the last one is the final
+    position.
 
     Mirrors `g2048.play.play_game` step by step. Boards go back to numba as np.uint64: numba
     returns them as Python ints, which it would type as int64 on the way in (a second
@@ -50,7 +55,7 @@ def positions(
     board = np.uint64(start_board(spawns))
     score = moves = 0
     yield Position(int(board), score, moves, None)
-    while True:
+    while max_moves <= 0 or moves < max_moves:
         d = int(
             choose_move(agent.kind, params, ev_kind, w, tables, board, rng, table, moves, stats)
         )

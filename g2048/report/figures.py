@@ -1,4 +1,8 @@
-"""The study's figures, each a function from result data to a matplotlib Figure."""
+"""The study's figures, each a function from result data to a matplotlib Figure, in one style:
+text legible at a column's width (legends 9 pt, labels 10 pt), the Okabe-Ito palette (safe for
+colour-blind readers), integer ticks on axes that count, no error bar where there is no bar, and
+score intervals drawn clipped at 0 (a t interval of a few games can reach below zero, which no
+score can; the tables keep the interval as computed)."""
 
 from __future__ import annotations
 
@@ -11,16 +15,32 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from cycler import cycler  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from g2048.report.tables import REACH  # noqa: E402
 from g2048.study.naming import OBJECTIVES  # noqa: E402
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with any colour vision.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+plt.rcParams.update(
+    {
+        "font.size": 10,
+        "axes.labelsize": 10,
+        "axes.titlesize": 11,
+        "xtick.labelsize": 9,
+        "ytick.labelsize": 9,
+        "legend.fontsize": 9,
+        "axes.prop_cycle": cycler(color=PALETTE),
+    }
+)
 
 
 def save(fig: plt.Figure, stem: str | Path) -> None:
     """Write stem.png and stem.pdf (without a creation date, so reruns give equal files)."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(stem.with_suffix(".png"), dpi=120, bbox_inches="tight")
+    fig.savefig(stem.with_suffix(".png"), dpi=150, bbox_inches="tight")
     fig.savefig(stem.with_suffix(".pdf"), bbox_inches="tight", metadata={"CreationDate": None})
     plt.close(fig)
 
@@ -38,7 +58,7 @@ def pareto_fronts(runs: list[dict], selected: list[dict]) -> plt.Figure:
                        edgecolor="black", zorder=3)  # fmt: skip
         ax.set_xlabel(OBJECTIVES[i].label)
         ax.set_ylabel(OBJECTIVES[j].label)
-    axes.flat[0].legend(fontsize=8)
+    axes.flat[0].legend()
     fig.suptitle("NSGA-II first fronts (stars: the balanced point chosen for validation)")
     fig.tight_layout()
     return fig
@@ -57,6 +77,7 @@ def hypervolume(histories: list[pd.DataFrame]) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(6.5, 4))
     _band(ax, histories, "generation", "hypervolume", "hypervolume")
     ax.set_xlabel("generation")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("hypervolume of the first front")
     ax.legend()
     fig.tight_layout()
@@ -70,12 +91,14 @@ def cem_progress(histories: list[pd.DataFrame]) -> plt.Figure:
     _band(left, histories, "iteration", "elite_mean_f", "elite mean")
     left.set_xlabel("iteration")
     left.set_ylabel("fitness")
-    left.legend(fontsize=8)
+    left.legend()
     stds = [h.assign(std_mean=h.filter(like="std_").mean(axis=1)) for h in histories]
     _band(right, stds, "iteration", "std_mean", "mean std")
     right.set_xlabel("iteration")
     right.set_ylabel("sampling std (mean over weights)")
-    right.legend(fontsize=8)
+    right.legend()
+    for ax in (left, right):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     return fig
 
@@ -85,12 +108,16 @@ def _reach_bars(ax: plt.Axes, table: pd.DataFrame) -> None:
     x = np.arange(len(table))
     for k, tile in enumerate(REACH):
         rate = table[f"reach_{tile}"].to_numpy()
-        err = np.clip([rate - table[f"reach_{tile}_low"], table[f"reach_{tile}_high"] - rate], 0, 1)
-        ax.bar(x + k * width, rate, width, yerr=err, capsize=2, label=f">= {tile}")
+        low, high = table[f"reach_{tile}_low"].to_numpy(), table[f"reach_{tile}_high"].to_numpy()
+        ax.bar(x + k * width, rate, width, label=f">= {tile}")
+        shown = rate > 0  # no error bar on an empty bar
+        err = np.clip([rate - low, high - rate], 0, 1)[:, shown]
+        ax.errorbar((x + k * width)[shown], rate[shown], yerr=err, fmt="none", capsize=2,
+                    ecolor="black", elinewidth=0.8)  # fmt: skip
     ax.set_xticks(x + 0.4 - width / 2, table["name"], rotation=45, ha="right")
     ax.set_ylabel("share of games (95% Wilson CI)")
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
+    ax.set_ylim(0, 1.08)  # room for a full bar's cap
+    ax.legend(ncols=len(REACH), loc="upper left", bbox_to_anchor=(0, 1.14), frameon=False)
 
 
 def validation_scores(games: dict[str, pd.DataFrame], table: pd.DataFrame) -> plt.Figure:
@@ -129,15 +156,14 @@ def spread_labels(x: np.ndarray, y: np.ndarray, gap: float, width: float) -> np.
 def cost_strength(table: pd.DataFrame) -> plt.Figure:
     """Strength against cost: mean score (95% CI) against milliseconds per move, log scale."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    err = np.clip(
-        [table.score_mean - table.score_low, table.score_high - table.score_mean], 0, None
-    )
+    low = np.maximum(table.score_low, 0)  # no score is below zero
+    err = np.clip([table.score_mean - low, table.score_high - table.score_mean], 0, None)
     ax.errorbar(table.ms_per_move, table.score_mean, yerr=err, fmt="o", capsize=3)
     span = float(table.score_high.max() - min(table.score_low.min(), 0))
     heights = spread_labels(np.log10(table.ms_per_move.to_numpy()),
                             table.score_mean.to_numpy(), gap=0.045 * span, width=0.6)  # fmt: skip
     for row, height in zip(table.itertuples(), heights, strict=True):
-        ax.annotate(row.name, (row.ms_per_move * 1.12, height + 0.01 * span), fontsize=7)
+        ax.annotate(row.name, (row.ms_per_move * 1.12, height + 0.01 * span), fontsize=8)
     ax.set_xscale("log")
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel("mean score")

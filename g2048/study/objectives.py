@@ -272,34 +272,21 @@ def tune_nsga2(
     pop_size: int = 40,
     generations: int = 60,
     seed: int,
-    study_seed: int,
-    threads: int = 1,
-    fresh_seeds: bool = False,
-    simplex: bool | None = None,
-    max_moves: int = 2000,
     progress: Callable[[str], None] | None = None,
+    **settings: object,
 ) -> nsga2.NSGA2Result:
     """Seed 000's run: NSGA-II over an evaluator's weights (defaults: the seed's budget).
 
-    The optimiser's generator derives from `seed`; the game seeds from `study_seed` and the run
-    (method and `seed`), so that runs with different seeds play different games.
+    `settings` go to NSGA2Objective (study_seed is required; fresh_seeds, simplex, max_moves,
+    threads). The optimiser's generator derives from `seed`; the game seeds from `study_seed`
+    and the run (method and `seed`), so that runs with different seeds play different games.
     The result's X holds the weights played (`NSGA2Objective.weights_of`, on the simplex for
     nsga4) and F the raw objectives (naming.OBJECTIVES). The hypervolume reference point is the
     origin, worse than any game in every objective, so hypervolumes compare across runs. `progress`
     gets one line per generation; its hv is that of the normalised front, in [0, 1] while scores
     stay below SCORE_SCALE.
     """
-    objective = NSGA2Objective(
-        evaluator,
-        agent,
-        games,
-        study_seed=study_seed,
-        run_seed=seed,
-        fresh_seeds=fresh_seeds,
-        simplex=simplex,
-        max_moves=max_moves,
-        threads=threads,
-    )
+    objective = NSGA2Objective(evaluator, agent, games, run_seed=seed, **settings)
     bounds = objective.evaluator.bounds
     start = time.perf_counter()
 
@@ -330,35 +317,22 @@ def tune_cem(
     *,
     agent: AgentConfig = SEED003_AGENT,
     games: int = 3,
-    max_moves: int = 250,
     population: int = 30,
     iterations: int = 12,
     seed: int,
-    study_seed: int,
-    threads: int = 1,
-    fitness: str = "log2_max_tile",
-    fresh_seeds: bool = True,
     progress: Callable[[str], None] | None = None,
+    **settings: object,
 ) -> cem.CEMResult:
     """Seed 003's run: the cross-entropy method over an evaluator's weights (its budget).
 
-    The search starts at the evaluator's default weights (for cem8 the seed's prior) with std 1
-    in every coordinate (the seed's initial sigma), keeps the best 20% (6 of 30), smooths with 0.7
-    and floors the std at 1e-3, all as in the seed; samples are clipped to the evaluator's bounds.
-    The sampler's generator derives from `seed`; the game seeds from `study_seed` and the run.
-    `progress` gets one line per iteration.
+    `settings` go to CEMObjective (study_seed is required; max_moves, fitness, fresh_seeds,
+    threads). The search starts at the evaluator's default weights (for cem8 the seed's prior)
+    with std 1 in every coordinate (the seed's initial sigma), keeps the best 20% (6 of 30),
+    smooths with 0.7 and floors the std at 1e-3, all as in the seed; samples are clipped to the
+    evaluator's bounds. The sampler's generator derives from `seed`; the game seeds from
+    `study_seed` and the run. `progress` gets one line per iteration.
     """
-    objective = CEMObjective(
-        evaluator,
-        agent,
-        games,
-        study_seed=study_seed,
-        run_seed=seed,
-        fresh_seeds=fresh_seeds,
-        max_moves=max_moves,
-        fitness=fitness,
-        threads=threads,
-    )
+    objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
     ev = objective.evaluator
     start = time.perf_counter()
 

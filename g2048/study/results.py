@@ -1,6 +1,10 @@
 """Reading and writing result files: JSON with sorted keys and fixed float formatting, CSV via
 pandas, so that equal results give byte-identical files.
 
+One checked reader per kind of result file (games, tuning run, selection, history): a file that
+is unreadable, truncated or not what it must hold raises ResultFileError naming the file, what
+is wrong and how to rebuild it, before anything downstream uses it.
+
 The TIMING_COLUMNS (per-game CSVs and tables) are the only columns that differ between two runs
 of the same study; determinism checks and result digests leave them out.
 """
@@ -13,7 +17,28 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from g2048.play import COLUMNS
+
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")
+REBUILD = (
+    "delete it and run the same snakemake command again: it is rebuilt, with everything made "
+    "from it"
+)
+TUNE_KEYS = {
+    "nsga2": ("X", "F", "rank", "front", "ref_point"),
+    "cem": ("mean", "std", "best_x", "best_f"),
+}
+HISTORY_COLUMNS = {
+    "nsga2": ("generation", "evaluations", "hypervolume"),
+    "cem": ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f"),
+}
+
+
+class ResultFileError(ValueError):
+    """A result file that cannot be used: the message names it, the fault and the remedy."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        super().__init__(f"result file {path}: {problem}; {REBUILD}")
 
 
 def _plain(value: object) -> object:
@@ -36,9 +61,20 @@ def write_json(path: str | Path, data: dict) -> None:
     Path(path).write_text(json.dumps(_plain(data), indent=2, sort_keys=True) + "\n")
 
 
-def read_json(path: str | Path) -> dict:
-    """Read a JSON result file."""
-    return json.loads(Path(path).read_text())
+def read_json(path: str | Path, keys: tuple[str, ...] = ()) -> dict:
+    """Read a JSON result file holding an object with (at least) `keys`."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise ResultFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise ResultFileError(path, f"is not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ResultFileError(path, f"holds a {type(data).__name__}, not a JSON object")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise ResultFileError(path, f"lacks the key(s) {', '.join(missing)}")
+    return data
 
 
 def write_csv(path: str | Path, df: pd.DataFrame) -> None:
@@ -47,6 +83,57 @@ def write_csv(path: str | Path, df: pd.DataFrame) -> None:
     df.to_csv(path, index=False)
 
 
-def read_games(paths: list[str | Path]) -> pd.DataFrame:
-    """Per-game records from several CSV files (e.g. benchmark shards), in order."""
-    return pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+def _read_csv(path: str | Path, columns: tuple[str, ...]) -> pd.DataFrame:
+    try:
+        df = pd.read_csv(path)
+    except (OSError, ValueError) as exc:  # pandas' parser errors are ValueErrors
+        raise ResultFileError(path, f"cannot be read as CSV ({exc})") from None
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ResultFileError(path, f"lacks the column(s) {', '.join(missing)}")
+    if df[list(columns)].isna().any().any():
+        rows = df.index[df[list(columns)].isna().any(axis=1)].tolist()
+        raise ResultFileError(path, f"has missing values (rows {rows[:5]}): truncated?")
+    return df
+
+
+def read_games(path: str | Path, seeds: np.ndarray, start: int = 0) -> pd.DataFrame:
+    """The per-game records of games start, start + 1, ... played from `seeds`: every column of
+    play.COLUMNS, no missing value, the games in order and complete, each with its own seed."""
+    df = _read_csv(path, COLUMNS)
+    if len(df) != len(seeds):
+        raise ResultFileError(path, f"holds {len(df)} games, not {len(seeds)}: truncated?")
+    if not np.array_equal(df["game"].to_numpy(), np.arange(start, start + len(seeds))):
+        raise ResultFileError(path, f"does not hold games {start}..{start + len(seeds) - 1}")
+    if not np.array_equal(df["seed"].to_numpy(dtype=np.uint64), np.asarray(seeds, np.uint64)):
+        raise ResultFileError(path, "holds games of other seeds than its config derives")
+    return df
+
+
+def read_tune(path: str | Path) -> dict:
+    """A tuning run's result (tune stage): its method's keys, the run's seed and settings."""
+    data = read_json(path, ("method", "seed", "settings"))
+    if data["method"] not in TUNE_KEYS:
+        raise ResultFileError(path, f"names an unknown method {data['method']!r}")
+    return read_json(path, TUNE_KEYS[data["method"]])
+
+
+def read_selection(path: str | Path) -> dict:
+    """The weights a tuning run offers (select stage): numbers of the evaluator's length, and
+    NSGA-II's three switching rows."""
+    data = read_json(path, ("method", "seed", "evaluator", "weights"))
+    try:
+        weights = np.asarray(data["weights"], dtype=np.float64)
+        rows = np.asarray(data.get("switching", [data["weights"]] * 3), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ResultFileError(path, "holds weights that are not lists of numbers") from None
+    if weights.ndim != 1 or rows.shape != (3, weights.size) or not np.isfinite(rows).all():
+        raise ResultFileError(path, "holds weights of the wrong shape or non-finite values")
+    if data["method"] == "nsga2" and "switching" not in data:
+        raise ResultFileError(path, "lacks the key(s) switching")
+    return data
+
+
+def read_history(path: str | Path, method: str) -> pd.DataFrame:
+    """A tuning run's per-generation (NSGA-II) or per-iteration (CEM) history."""
+    return _read_csv(path, HISTORY_COLUMNS[method])

@@ -8,7 +8,7 @@ import pandas as pd
 
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from g2048.study.config import agent_config
+from g2048.study.config import agent_config, shard_range
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
     METHODS,
@@ -18,6 +18,7 @@ from g2048.study.naming import (
 )
 from g2048.study.objectives import tune_cem, tune_nsga2
 from g2048.study.progress import Log, game_progress
+from g2048.study.results import read_games
 from g2048.study.selection import select_balanced, switching_rows
 
 # Each method's tuner and the settings of its config section that it takes.
@@ -119,3 +120,16 @@ def pick_tuned(selected: list[dict], summaries: list[pd.DataFrame]) -> dict:
     means = [float(df.score.mean()) for df in summaries]
     best = int(np.argmax(means))
     return selected[best] | {"validation_mean_scores": means}
+
+
+def benchmark_games(
+    path: str, study_seed: int, games: int, shards: int = 1, shard: int = 0
+) -> pd.DataFrame:
+    """The checked games of a benchmark entry of `games` games (or of one of its shards)."""
+    start, count = shard_range(games, shards, shard)
+    return read_games(path, benchmark_seeds(study_seed, start, count), start)
+
+
+def validation_games(path: str, study_seed: int, games: int) -> pd.DataFrame:
+    """The checked games of one weight set of the validate stage."""
+    return read_games(path, validation_seeds(study_seed, games))

@@ -41,6 +41,7 @@ rule table_benchmark:
         runtime=5,
     params:
         entries=config["benchmark"]["entries"],
+        study_seed=config["study_seed"],
         code=CODE,
     script:
         "../scripts/table_benchmark.py"
@@ -65,6 +66,8 @@ rule table_validation:
     params:
         candidates=CANDIDATES,
         reference=config["validate"]["reference"],
+        games=config["validate"]["games"],
+        study_seed=config["study_seed"],
         code=CODE,
     script:
         "../scripts/table_validation.py"
@@ -114,6 +117,7 @@ rule claims:
     params:
         entries=config["benchmark"]["entries"],
         pairs=study.switching_pairs(config),
+        study_seed=config["study_seed"],
         code=CODE,
     script:
         "../scripts/claims.py"
@@ -184,6 +188,8 @@ rule figure_results:
         runtime=5,
     params:
         candidates=CANDIDATES,
+        games=config["validate"]["games"],
+        study_seed=config["study_seed"],
         code=CODE,
     script:
         "../scripts/figure_results.py"

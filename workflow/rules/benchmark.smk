@@ -33,6 +33,9 @@ rule benchmark_entry:
         mem_mb=500,
         runtime=5,
     params:
+        games=lambda wildcards: study.entry(config, wildcards.entry)["games"],
+        shards=config["benchmark"]["shards"],
+        study_seed=config["study_seed"],
         engine=ENGINE,
     script:
         "../scripts/concat_games.py"

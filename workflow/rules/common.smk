@@ -52,10 +52,26 @@ def entry_weights(wildcards):
 
 
 def final_outputs():
-    """Everything `snakemake` builds by default."""
+    """Everything `snakemake` builds by default: the tables and figures, and every raw result
+    they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
+    being skipped as an intermediate whose consumers are up to date."""
     tables = ["benchmark", "validation", "tuning"]
+    raw = expand(
+        "results/tune/{m}/seed{s}{suffix}",
+        m=METHODS,
+        s=SEEDS,
+        suffix=[".json", "_history.csv"],
+    )
+    raw += expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS)
+    raw += expand("results/select/tuned-{m}.json", m=METHODS)
+    raw += expand("results/validate/{candidate}.csv", candidate=CANDIDATES)
+    raw += expand(
+        "results/benchmark/{entry}/shard{shard}.csv", entry=ENTRIES, shard=SHARDS
+    )
+    raw += expand("results/benchmark/{entry}.csv", entry=ENTRIES)
     return (
-        expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex"])
+        raw
+        + expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex"])
         + ["results/tables/claims.md"]
         + expand("results/figures/{f}.{ext}", f=FIGURES, ext=["png", "pdf"])
     )

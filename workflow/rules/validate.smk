@@ -34,6 +34,8 @@ rule pick_tuned:
         mem_mb=500,
         runtime=5,
     params:
+        games=config["validate"]["games"],
+        study_seed=config["study_seed"],
         engine=ENGINE,
     script:
         "../scripts/pick_tuned.py"

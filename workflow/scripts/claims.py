@@ -8,13 +8,19 @@ from g2048.report.claims import claims_table, switching_gains
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
+from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 table = pd.read_csv(sm.input.benchmark)
 paths = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
 pairs = [tuple(pair) for pair in sm.params.pairs]
-games = {name: pd.read_csv(paths[name]) for pair in pairs for name in pair}
+sizes = {e["name"]: e["games"] for e in sm.params.entries}
+games = {
+    name: benchmark_games(paths[name], sm.params.study_seed, sizes[name])
+    for pair in pairs
+    for name in pair
+}
 notes = {e["name"]: e["note"] for e in sm.params.entries if e.get("note")}
 claims = claims_table(table, switching_gains(pairs, games), notes)
 title = "# The seeds' claims and what this study measured\n\n"

@@ -1,8 +1,16 @@
 """Snakemake adapter: an entry's shards, concatenated in game order."""
 
+import pandas as pd
+
 from g2048.study.progress import script_log
-from g2048.study.results import read_games, write_csv
+from g2048.study.results import write_csv
+from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
-write_csv(sm.output.games, read_games(list(sm.input.shards)))
+p = sm.params
+shards = [
+    benchmark_games(path, p.study_seed, p.games, p.shards, shard)
+    for shard, path in enumerate(sm.input.shards)
+]
+write_csv(sm.output.games, pd.concat(shards, ignore_index=True))

@@ -4,12 +4,14 @@ import pandas as pd
 
 from g2048.report import figures
 from g2048.study.progress import script_log
+from g2048.study.stages import validation_games
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 validation = pd.read_csv(sm.input.validation)
 games = {
-    c: pd.read_csv(p) for c, p in zip(sm.params.candidates, sm.input.validation_games, strict=True)
+    c: validation_games(p, sm.params.study_seed, sm.params.games)
+    for c, p in zip(sm.params.candidates, sm.input.validation_games, strict=True)
 }
 figures.save(figures.validation_scores(games, validation), sm.output[0].removesuffix(".png"))
 benchmark = pd.read_csv(sm.input.benchmark)

@@ -1,15 +1,12 @@
 """Snakemake adapter: of one method's tuning seeds, the weights that validated best."""
 
-import pandas as pd
-
 from g2048.study.progress import script_log
-from g2048.study.results import read_json, write_json
-from g2048.study.stages import pick_tuned
+from g2048.study.results import read_selection, write_json
+from g2048.study.stages import pick_tuned, validation_games
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
-tuned = pick_tuned(
-    [read_json(p) for p in sm.input.selected], [pd.read_csv(p) for p in sm.input.games]
-)
+games = [validation_games(p, sm.params.study_seed, sm.params.games) for p in sm.input.games]
+tuned = pick_tuned([read_selection(p) for p in sm.input.selected], games)
 write_json(sm.output.tuned, tuned)
 log(f"picked seed {tuned['seed']}: {tuned['weights']}")

@@ -1,11 +1,11 @@
 """Snakemake adapter: the weights a tuning run offers for validation."""
 
 from g2048.study.progress import script_log
-from g2048.study.results import read_json, write_json
+from g2048.study.results import read_tune, write_json
 from g2048.study.stages import select
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
-selected = select(read_json(sm.input.result))
+selected = select(read_tune(sm.input.result))
 write_json(sm.output.selected, selected)
 log(f"selected {selected['weights']}")

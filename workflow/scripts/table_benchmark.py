@@ -1,15 +1,17 @@
 """Snakemake adapter: the benchmark table."""
 
-import pandas as pd
-
 from g2048.report.tables import benchmark_table, write_table
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
+from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 entries = sm.params.entries
-games = {e["name"]: pd.read_csv(p) for e, p in zip(entries, sm.input.games, strict=True)}
+games = {
+    e["name"]: benchmark_games(p, sm.params.study_seed, e["games"])
+    for e, p in zip(entries, sm.input.games, strict=True)
+}
 table = benchmark_table(games, entries)
 write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))

@@ -6,14 +6,14 @@ from g2048.report.tables import tuning_table, write_table
 from g2048.study.naming import candidate_name
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
-from g2048.study.results import read_json
+from g2048.study.results import read_json, read_selection
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
 runs = []
 for path in sm.input.selected:
-    run = read_json(path)
+    run = read_selection(path)
     name = candidate_name(run["method"], run["seed"])
     runs.append(run | {"validation_mean_score": validation[name]})
 wall = [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in sm.input.timings]

@@ -2,14 +2,14 @@
 
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
-from g2048.study.results import read_json, write_csv
+from g2048.study.results import read_selection, write_csv
 from g2048.study.stages import play_weight_set, validation_seeds
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 write_record(sm.output.provenance, sm.output.games)
 if hasattr(sm.input, "selected"):  # a tuned candidate, not a baseline
-    selected = read_json(sm.input.selected)
+    selected = read_selection(sm.input.selected)
     evaluator, weights = selected["evaluator"], selected["weights"]
 else:
     base = next(b for b in sm.params.baselines if b["name"] == sm.wildcards.candidate)

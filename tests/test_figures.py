@@ -1,0 +1,57 @@
+"""The figures' print style: legible text, integer ticks on counting axes, no error bar on an
+empty bar, nothing clipped at the top, no score interval below zero."""
+
+import numpy as np
+import pandas as pd
+from matplotlib.collections import LineCollection
+
+from g2048.report import figures
+from g2048.report.tables import REACH
+
+
+def reach_table(rates: list[float], scores: list[float], lows: list[float]) -> pd.DataFrame:
+    rows = []
+    for i, (rate, score, low) in enumerate(zip(rates, scores, lows, strict=True)):
+        row = {"name": f"row{i}", "score_mean": score, "score_low": low}
+        row |= {"score_high": score + 100.0, "ms_per_move": 0.1 * (i + 1)}
+        for tile in REACH:
+            row |= {f"reach_{tile}": rate, f"reach_{tile}_low": max(rate - 0.1, 0.0)}
+            row[f"reach_{tile}_high"] = min(rate + 0.1, 1.0)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def error_bars(ax) -> list[np.ndarray]:  # noqa: ANN001
+    """The segments of the error bars of an axes."""
+    return [s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()]
+
+
+def test_counting_axes_have_integer_ticks() -> None:
+    history = pd.DataFrame({"generation": [0, 1, 2], "hypervolume": [0.1, 0.2, 0.25]})
+    ax = figures.hypervolume([history]).axes[0]
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_reach_bars_show_no_error_bar_on_an_empty_bar_and_fit_a_full_one() -> None:
+    table = reach_table([0.0, 1.0], [100.0, 200.0], [50.0, 150.0])
+    ax = figures.benchmark_reach(table).axes[0]
+    segments = [
+        s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()
+    ]
+    assert len(segments) == len(REACH)  # one error bar per tile of the full row, none for row0
+    assert all(np.isclose(seg[:, 0], seg[0, 0]).all() and seg[:, 1].min() > 0 for seg in segments)
+    assert ax.get_ylim()[1] > 1.0
+    assert ax.get_legend().get_texts()[0].get_fontsize() >= 9
+
+
+def test_score_intervals_are_not_drawn_below_zero() -> None:
+    table = reach_table([0.5, 0.5], [100.0, 200.0], [-300.0, 150.0])
+    ax = figures.cost_strength(table).axes[0]
+    assert min(seg[:, 1].min() for seg in error_bars(ax)) == 0.0
+
+
+def test_the_palette_is_the_colour_blind_safe_one() -> None:
+    fig = figures.hypervolume([pd.DataFrame({"generation": [0, 1], "hypervolume": [0.1, 0.2]})])
+    line = fig.axes[0].get_lines()[0]
+    assert line.get_color() == figures.PALETTE[0]
