@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
+CONFIG ?= config/config.yaml
 
-.PHONY: venv lock run test test-slurm lint bench layers docs digests verify clean
+.PHONY: venv lock run test test-slurm test-browser lint bench layers docs digests verify clean
 
 # The environment is installed from requirements.lock (exact versions and hashes of everything,
 # tests and the SLURM plugin included), then the package itself without dependencies.
@@ -26,7 +27,8 @@ lock:
 venv: $(BIN)/activate
 
 run: $(BIN)/activate
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/python -m g2048 check-config $(CONFIG)
+	$(BIN)/snakemake --cores $(CORES) --configfile $(CONFIG)
 
 # Rerun the default study, or only TARGETS (files or rules, e.g. TARGETS=results/benchmark/greedy.csv),
 # and compare its result files with the digests of the run that docs/ shows.
@@ -42,6 +44,10 @@ test: $(BIN)/activate
 # The smoke study through profiles/slurm on a single-node SLURM started here (root, Debian).
 test-slurm: $(BIN)/activate
 	ci/slurm-test.sh
+
+# The smoke study's report opened in headless Chromium (installed from Debian if missing).
+test-browser: $(BIN)/activate
+	ci/browser-test.sh
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check --fix .

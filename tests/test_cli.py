@@ -307,3 +307,17 @@ def test_ctrl_c_stops_play_at_once_and_writes_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert stderr.strip() == "interrupted: no games written"
     assert not out.exists()
+
+
+def test_check_config_names_the_file_line_and_key(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("study_seed: [1\nthreads: 1\n")
+    assert main(["check-config", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"{bad}:2:8: not valid YAML: ")
+    smoke = Path(__file__).resolve().parent.parent / "config" / "smoke.yaml"
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(smoke.read_text().replace("games: 6", "games: -6"))
+    assert main(["check-config", str(smoke), str(wrong)]) == 2
+    out = capsys.readouterr()
+    assert f"{smoke}: a valid study config" in out.out
+    assert f"{wrong}: invalid configuration" in out.err and "config key validate.games" in out.err

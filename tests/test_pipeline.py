@@ -109,7 +109,9 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     html = (smoke / "report.html").read_text()
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
     outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
-    outputs += ["benchmark.md", "validation.md", "tuning.md", "claims.md"]
+    tables = ("benchmark", "validation", "tuning")
+    outputs += [f"{t}.{ext}" for t in tables for ext in ("md", "html")]
+    outputs += ["claims.md", "claims.html"]
     assert all(name in html for name in outputs)
     for caption in captions:  # each caption's first sentence, as it reaches the page
         first = " ".join(caption.read_text().split()).split(". ")[0]

@@ -1,8 +1,9 @@
-"""Result tables of a study, written as CSV (full precision), Markdown and LaTeX (rounded, with
-a footer naming the environments the games were played in)."""
+"""Result tables of a study, written as CSV (full precision), Markdown, LaTeX and HTML (rounded,
+with a footer naming the environments the games were played in)."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import numpy as np
@@ -100,9 +101,29 @@ def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+_HTML_STYLE = (
+    "body{font-family:sans-serif;font-size:13px;margin:8px}"
+    "table{border-collapse:collapse}th,td{padding:3px 8px;text-align:right;"
+    "border-bottom:1px solid #ddd}th{background:#f0f0f0;position:sticky;top:0}"
+    "tr:nth-child(even){background:#fafafa}td:first-child,th:first-child{text-align:left}"
+    "p{color:#555}"
+)
+
+
+def html_page(df: pd.DataFrame, title: str, footer: str = "") -> str:
+    """A table as a small self-contained HTML page, for the Snakemake report (which shows HTML
+    results inline, where Markdown and LaTeX are only links)."""
+    notes = "".join(f"<p>{html.escape(line)}</p>" for line in footer.splitlines())
+    return (
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{_HTML_STYLE}</style></head><body>"
+        f"{df.to_html(index=False, border=0, escape=True)}{notes}</body></html>\n"
+    )
+
+
 def write_table(df: pd.DataFrame, stem: str | Path, digits: int = 3, footer: str = "") -> None:
-    """Write stem.csv (full precision), stem.md and stem.tex (rounded to `digits`), the last two
-    with `footer` below the table (in LaTeX as comments)."""
+    """Write stem.csv (full precision), stem.md, stem.tex and stem.html (rounded to `digits`),
+    the last three with `footer` below the table (in LaTeX as comments)."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(stem.with_suffix(".csv"), index=False)
@@ -113,6 +134,7 @@ def write_table(df: pd.DataFrame, stem: str | Path, digits: int = 3, footer: str
     stem.with_suffix(".md").write_text(rounded.to_markdown(index=False) + "\n" + md_footer)
     tex_footer = "".join(f"% {line}\n" for line in footer.splitlines())
     stem.with_suffix(".tex").write_text(rounded.to_latex(index=False, escape=True) + tex_footer)
+    stem.with_suffix(".html").write_text(html_page(rounded, stem.name, footer))
 
 
 def moves_gain(games: pd.DataFrame, baseline: pd.DataFrame) -> tuple[float, float, float]:

@@ -60,6 +60,26 @@ def validate_config(config: dict, schema: dict | None = None) -> dict:
     return config
 
 
+def load_config(path: str | Path) -> dict:
+    """Read and validate a study's YAML file; ConfigError names the file and, for a YAML syntax
+    error, its line and column (Snakemake's own message names neither)."""
+    try:
+        config = yaml.safe_load(Path(path).read_text())
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: a study config is a YAML mapping of keys")
+    try:
+        return validate_config(config)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
 def _fail(key: str, message: str) -> None:
     raise ConfigError(f"invalid configuration:\n  config key {key}: {message}")
 

@@ -29,7 +29,7 @@ rule table_benchmark:
         provenance="results/provenance/summary.json",
     output:
         report(
-            multiext("results/tables/benchmark", ".csv", ".md", ".tex"),
+            multiext("results/tables/benchmark", ".csv", ".md", ".tex", ".html"),
             caption="../report/benchmark.rst",
             category="Tables",
         ),
@@ -53,7 +53,7 @@ rule table_validation:
         provenance="results/provenance/summary.json",
     output:
         report(
-            multiext("results/tables/validation", ".csv", ".md", ".tex"),
+            multiext("results/tables/validation", ".csv", ".md", ".tex", ".html"),
             caption="../report/validation.rst",
             category="Tables",
         ),
@@ -81,7 +81,7 @@ rule table_tuning:
         provenance="results/provenance/summary.json",
     output:
         report(
-            multiext("results/tables/tuning", ".csv", ".md", ".tex"),
+            multiext("results/tables/tuning", ".csv", ".md", ".tex", ".html"),
             caption="../report/tuning.rst",
             category="Tables",
         ),
@@ -104,7 +104,7 @@ rule claims:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:
         report(
-            "results/tables/claims.md",
+            multiext("results/tables/claims", ".md", ".html"),
             caption="../report/claims.rst",
             category="Tables",
         ),

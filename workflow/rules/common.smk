@@ -71,8 +71,8 @@ def final_outputs():
     raw += expand("results/benchmark/{entry}.csv", entry=ENTRIES)
     return (
         raw
-        + expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex"])
-        + ["results/tables/claims.md"]
+        + expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex", "html"])
+        + ["results/tables/claims.md", "results/tables/claims.html"]
         + expand("results/figures/{f}.{ext}", f=FIGURES, ext=["png", "pdf"])
     )
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.report.claims import claims_table, switching_gains
+from g2048.report.tables import html_page
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
@@ -23,6 +24,7 @@ games = {
 }
 notes = {e["name"]: e["note"] for e in sm.params.entries if e.get("note")}
 claims = claims_table(table, switching_gains(pairs, games), notes)
-title = "# The seeds' claims and what this study measured\n\n"
+title = "The seeds' claims and what this study measured"
 made_by = footer(read_json(sm.input.provenance))
-Path(sm.output[0]).write_text(title + claims.to_markdown(index=False) + f"\n\n{made_by}\n")
+Path(sm.output[0]).write_text(f"# {title}\n\n{claims.to_markdown(index=False)}\n\n{made_by}\n")
+Path(sm.output[1]).write_text(html_page(claims, title, made_by))
