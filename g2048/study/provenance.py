@@ -34,8 +34,10 @@ def cpu_model() -> str:
 
 def numpy_simd() -> str:
     """The SIMD extensions numpy found on this CPU and may dispatch to (e.g. "X86_V3")."""
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-
+    try:  # numpy's own record (numpy 2); not a public name, so a job never fails on it
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    except ImportError:
+        return "unknown"
     return " ".join(f for f in __cpu_dispatch__ if __cpu_features__.get(f)) or "baseline only"
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from g2048.play import COLUMNS
+from g2048.study.naming import selected_weights
 
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")
 REBUILD = (
@@ -122,15 +123,14 @@ def read_selection(path: str | Path) -> dict:
     """The weights a tuning run offers (select stage): numbers of the evaluator's length, and
     NSGA-II's three switching rows."""
     data = read_json(path, ("method", "seed", "evaluator", "weights"))
-    try:
-        weights = np.asarray(data["weights"], dtype=np.float64)
-        rows = np.asarray(data.get("switching", [data["weights"]] * 3), dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ResultFileError(path, "holds weights that are not lists of numbers") from None
-    if weights.ndim != 1 or rows.shape != (3, weights.size) or not np.isfinite(rows).all():
+    switching = data["method"] == "nsga2" or "switching" in data
+    try:  # the format's one reader, as the pipeline and the CLI read it
+        weights = selected_weights(data, switching=False)
+        rows = selected_weights(data, switching=True) if switching else np.tile(weights, (3, 1))
+    except ValueError as exc:
+        raise ResultFileError(path, str(exc)) from None
+    if rows.shape != (3, weights.size) or not np.isfinite(rows).all():
         raise ResultFileError(path, "holds weights of the wrong shape or non-finite values")
-    if data["method"] == "nsga2" and "switching" not in data:
-        raise ResultFileError(path, "lacks the key(s) switching")
     return data
 
 
