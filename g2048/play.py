@@ -79,7 +79,13 @@ def evaluator_rows(
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """(kind, weights[k, d], tables[k, n]) for the agent: k = 3 rows for switching, else 1.
 
-    `weights`: None (the evaluator's defaults), one vector, or the agent's k rows."""
+    `weights`: None (the evaluator's defaults), one vector, or the agent's k rows; for the
+    ntuple evaluator, a network or its file (one row, its table not copied)."""
+    if evaluator == evaluators.ntuple.NAME:
+        if agent.weight_rows != 1:
+            raise ValueError(f"agent {agent.name!r} needs a weighted heuristic, not {evaluator!r}")
+        kind, w, table = evaluators.prepare(evaluator, weights)
+        return kind, w[None, :], table[None, :]
     rows = np.atleast_2d(
         evaluators.check_weights(evaluator) if weights is None else np.asarray(weights, float)
     )

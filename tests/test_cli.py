@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -17,7 +18,7 @@ from g2048.agents import AgentConfig
 from g2048.cli.main import main
 from g2048.cli.watch import CLEAR, Position, render
 from g2048.engine.rng import game_seeds
-from g2048.evaluators import EVALUATORS
+from g2048.evaluators import EVALUATORS, ntuple
 from g2048.play import COLUMNS, play_games
 from g2048.study.results import write_json
 from g2048.study.stages import select
@@ -321,3 +322,45 @@ def test_check_config_names_the_file_line_and_key(tmp_path: Path, capsys) -> Non
     out = capsys.readouterr()
     assert f"{smoke}: a valid study config" in out.out
     assert f"{wrong}: invalid configuration" in out.err and "config key validate.games" in out.err
+
+
+def test_play_and_watch_take_a_network_file_or_its_selection(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(1)
+    lut = rng.normal(0, 50, ntuple.lut_size(ntuple.NETWORKS["lines4x2"])).astype(np.float32)
+    network = ntuple.Network("lines4x2", lut)
+    path = tmp_path / "net.npz"
+    ntuple.save_network(path, network)
+    selection = tmp_path / "td.json"
+    write_json(selection, {"method": "td", "seed": 1, "evaluator": "ntuple", "weights": str(path)})
+    out = tmp_path / "games.csv"
+    expected = play_games(AgentConfig("greedy"), game_seeds(3, "play", 3), "ntuple", network)
+    for weights in (path, selection):
+        args = ["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(weights)]
+        assert main([*args, "--games", "3", "--seed", "3", "--out", str(out)]) == 0
+        assert pd.read_csv(out)["score"].tolist() == expected["score"].tolist()
+    capsys.readouterr()
+    watch = ["watch", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(path)]
+    assert main([*watch, "--seed", "3", "--game", "2", "--delay", "0"]) == 0
+    final = FINAL.search(capsys.readouterr().out)
+    assert final is not None
+    game = expected.iloc[2]
+    assert [int(v) for v in final.groups()] == [game["score"], game["max_tile"], game["moves"]]
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ([], "needs --weights: a network file"),
+        (["--weights", "missing.npz"], "missing.npz: not an n-tuple network file"),
+        (["--weights", "1,2,3"], "1,2,3: not an n-tuple network file"),
+    ],
+)
+def test_the_network_evaluator_refuses_what_is_not_a_network(
+    capsys,  # noqa: ANN001
+    weights: list[str],
+    message: str,
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--agent", "greedy", "--evaluator", "ntuple", *weights])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

@@ -11,7 +11,7 @@ from g2048 import evaluators
 from g2048.engine.bitboard import is_game_over, play_random, start_board
 from g2048.engine.board import encode
 from g2048.engine.rng import rng_state
-from g2048.evaluators import DEAD_VALUE, EVALUATORS, MODULES, nneonneo
+from g2048.evaluators import AFTERSTATE, DEAD_VALUE, EVALUATORS, HEURISTICS, MODULES, nneonneo
 
 # Three hand boards, shown as ranks (log2 of the tiles, 0 = empty) in the comments below.
 SNAKE_BOARD = encode(
@@ -123,8 +123,10 @@ DEAD_BOARDS = [
 
 
 def test_registry_order() -> None:
-    assert [m.NAME for m in MODULES] == ["nneonneo", "nsga4", "classic4", "cem8", "ovolve"]
-    for kind, module in enumerate(MODULES):
+    names = ["nneonneo", "nsga4", "classic4", "cem8", "ovolve", "ntuple"]
+    assert [m.NAME for m in MODULES] == names
+    assert MODULES[AFTERSTATE].NAME == "ntuple" and len(HEURISTICS) == AFTERSTATE
+    for kind, module in enumerate(HEURISTICS):
         ev = EVALUATORS[module.NAME]
         assert ev.kind == kind
         assert len(ev.features) == ev.default_weights.size == ev.bounds.shape[0]

@@ -9,7 +9,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "g2048"
 # Bottom to top; a module may import from its own layer and the layers before it.
-LAYERS = ("engine", "evaluators", "agents", "play", "study", "report", "cli")
+LAYERS = ("engine", "evaluators", "agents", "play", "learning", "study", "report", "cli")
 # Generic optimisers: they import nothing of the package.
 STANDALONE = ("tuning",)
 # The package root (numba's cache folder, the source digest: any layer may read it; it imports

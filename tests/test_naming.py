@@ -12,7 +12,7 @@ import yaml
 
 from g2048.agents import AGENTS, AgentConfig
 from g2048.agents.rollout import POLICIES
-from g2048.evaluators import EVALUATORS
+from g2048.evaluators import EVALUATOR_NAMES, ntuple
 from g2048.report import figures
 from g2048.report.tables import describe_agent, tuning_table
 from g2048.study.config import ConfigError, load_schema, switching_pairs, validate_config
@@ -100,7 +100,10 @@ AGENT_SCHEMA = load_schema()["$defs"]["agent"]["properties"]
 def test_the_schema_lists_the_package_agents_evaluators_and_policies() -> None:
     assert tuple(AGENT_SCHEMA["name"]["enum"]) == AGENTS
     assert tuple(AGENT_SCHEMA["rollout_policy"]["enum"]) == POLICIES
-    assert set(load_schema()["$defs"]["evaluator"]["enum"]) == set(EVALUATORS)
+    assert tuple(load_schema()["$defs"]["evaluator"]["enum"]) == EVALUATOR_NAMES
+    tune = load_schema()["properties"]["tune"]["properties"]
+    assert tuple(tune["td"]["properties"]["network"]["enum"]) == tuple(ntuple.NETWORKS)
+    assert set(tune) == {"seeds", *METHODS}
 
 
 @pytest.mark.parametrize("field", dataclasses.fields(AgentConfig), ids=lambda f: f.name)

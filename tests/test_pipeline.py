@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
@@ -35,7 +36,7 @@ def table(where: Path, name: str) -> pd.DataFrame:
 def test_benchmark_table_has_every_entry_with_sane_values(smoke: Path) -> None:
     df = table(smoke, "benchmark")
     config_games = {"random": 8, "greedy": 8, "expectimax-d3": 4}
-    assert len(df) == 9
+    assert len(df) == 12
     for name, games in config_games.items():
         assert df.set_index("name").loc[name, "games"] == games
     assert (df.score_low <= df.score_mean).all() and (df.score_mean <= df.score_high).all()
@@ -52,7 +53,8 @@ def test_benchmark_orders_random_greedy_expectimax(smoke: Path) -> None:
 def test_validation_compares_every_weight_set_with_the_reference(smoke: Path) -> None:
     df = table(smoke, "validation").set_index("name")
     assert list(df.index) == [
-        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "hand-classic4", "equal-nsga4", "nneonneo",
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "td-s1", "td-s2",
+        "hand-classic4", "equal-nsga4", "nneonneo",
     ]  # fmt: skip
     assert (df.games == 6).all()
     assert df.loc["hand-classic4", "diff_vs_reference"] == 0
@@ -62,9 +64,22 @@ def test_validation_compares_every_weight_set_with_the_reference(smoke: Path) ->
 def test_tuning_table_has_one_row_per_method_and_seed(smoke: Path) -> None:
     df = table(smoke, "tuning")
     assert sorted(zip(df.method, df.seed, strict=True)) == [
-        ("cem", 1), ("cem", 2), ("nsga2", 1), ("nsga2", 2),
+        ("cem", 1), ("cem", 2), ("nsga2", 1), ("nsga2", 2), ("td", 1), ("td", 2),
     ]  # fmt: skip
     assert (df.wall_seconds > 0).all()
+    networks = df[df.method == "td"]
+    assert (networks.evaluator == "ntuple").all()
+    assert networks.weights.tolist() == ["results/tune/td/seed1.npz", "results/tune/td/seed2.npz"]
+
+
+def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: Path) -> None:
+    df = table(smoke, "learned")
+    assert list(zip(df.network, df.heuristic, strict=True)) == [
+        ("ntuple-d1", "greedy"), ("ntuple-d1", "nneonneo-d1"), ("ntuple-d2", "nneonneo-d2"),
+    ]  # fmt: skip
+    assert df.games.tolist() == [8, 8, 4]
+    assert np.allclose(df["diff"], df.network_score - df.heuristic_score)
+    assert ((df.diff_low <= df["diff"]) & (df["diff"] <= df.diff_high)).all()
 
 
 def test_claims_table_lists_every_claim_with_a_verdict(smoke: Path) -> None:
@@ -87,16 +102,16 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
-    assert len(jobs) == len(records) - 1 == 4 + 7 + 9 * 2  # tune, validate, benchmark shards
+    assert len(jobs) == len(records) - 1 == 6 + 9 + 12 * 2  # tune, validate, benchmark shards
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
-    for name in ("benchmark", "validation", "tuning"):
+    for name in ("benchmark", "validation", "tuning", "learned"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()
         assert text.rstrip().endswith(f"on {environment()['cpu']} ({len(jobs)} jobs).")
 
 
 def test_figures_are_valid_images(smoke: Path) -> None:
     figures = sorted((smoke / "results" / "figures").glob("*.png"))
-    assert len(figures) == 6
+    assert len(figures) == 7
     for path in figures:
         with Image.open(path) as image:
             image.verify()
@@ -109,7 +124,7 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     html = (smoke / "report.html").read_text()
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
     outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
-    tables = ("benchmark", "validation", "tuning")
+    tables = ("benchmark", "validation", "tuning", "learned")
     outputs += [f"{t}.{ext}" for t in tables for ext in ("md", "html")]
     outputs += ["claims.md", "claims.html"]
     assert all(name in html for name in outputs)

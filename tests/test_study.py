@@ -60,6 +60,16 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["benchmark"]["entries"][6].update(weights="tuned:nsga2"),
          "benchmark.entries[6].weights"),
         (lambda c: c.update(threads=0), "threads"),
+        (lambda c: c["tune"]["td"].update(network="huge"), "tune.td.network"),
+        (lambda c: c["tune"]["td"].update(alpha=0), "tune.td.alpha"),
+        (lambda c: c["tune"]["td"].update(checkpoint_every=1500), "tune.td.checkpoint_every"),
+        (lambda c: c["tune"]["nsga2"].update(evaluator="ntuple"), "tune.nsga2.evaluator"),
+        (lambda c: c["validate"]["baselines"][0].update(evaluator="ntuple"),
+         "validate.baselines[0].evaluator"),
+        (lambda c: c["benchmark"]["entries"][0].update(evaluator="ntuple"),
+         "benchmark.entries[0].weights"),
+        (lambda c: c["benchmark"]["entries"][1].update(weights="tuned:td"),
+         "benchmark.entries[1].evaluator"),
     ],
 )  # fmt: skip
 def test_a_bad_value_fails_naming_its_key(edit, key: str) -> None:  # noqa: ANN001
@@ -81,5 +91,6 @@ def test_shards_cover_every_game_once(games: int, shards: int) -> None:
 def test_candidates_are_tuned_runs_then_baselines() -> None:
     config = validate_config(smoke())
     assert validation_candidates(config) == [
-        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "hand-classic4", "equal-nsga4", "nneonneo",
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "td-s1", "td-s2", "hand-classic4",
+        "equal-nsga4", "nneonneo",
     ]  # fmt: skip

@@ -115,16 +115,17 @@ def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats
         return random_legal_move(b, rng)[0]
     rollouts = int(params[ROLLOUTS])
     mc = (0, int(params[POLICY]), int(params[STEP_CAP]), rng)
+    row = switching_row(b, int(params[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
+    ev = (ev_kind, weights[row], tables[row])
     if kind == MONTECARLO:
         values = np.full(4, -np.inf)
         for d in range(4):
             after, gained = shift_scored(b, d)
             if after != b:
                 stats[0] += rollouts
-                values[d] = gained + mean_rollout_gain(after, True, rollouts, mc[1], mc[2], rng)
+                mean = mean_rollout_gain(after, True, rollouts, mc[1], mc[2], rng, ev)
+                values[d] = gained + mean
     else:
-        row = switching_row(b, int(params[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
-        ev = (ev_kind, weights[row], tables[row])
         if kind == HYBRID:
             mc = (rollouts, mc[1], mc[2], rng)
         depth = int(params[DEPTH])

@@ -12,6 +12,12 @@ rollouts: merge_potential(leaf) + mean rollout gain, which is the expected final
 the score already made and the 4 points of each 4 spawned along the search path (the same in
 expectation below every move of a max node at fixed depth, so decisions do not change).
 
+An afterstate evaluator (the n-tuple network, `adds_rewards`) values the score still to come,
+so the search adds each move's score on the way: a move node is max over moves of (score of
+the move + value of its chance node). A board the player is to move from is valued by its best
+move (see g2048.evaluators.evaluate), so for such an evaluator depth 2k searches the same tree
+as depth 2k + 1.
+
 Speed (numba): the tree is walked with an explicit stack, not recursion, because numba's cache
 mishandles self-recursive functions that call into other modules. Shared state travels as
 tuples: `ev` = (evaluator kind, weights, table); `mc` = (rollouts, policy, step cap, rng state),
@@ -41,11 +47,12 @@ from g2048.engine.bitboard import (
     UP,
     empty_count,
     empty_mask,
+    move_score,
     shift,
     transpose,
 )
 from g2048.engine.rng import mix64
-from g2048.evaluators import evaluate
+from g2048.evaluators import adds_rewards, evaluate
 
 NEG_INF = -np.inf
 TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
@@ -70,9 +77,10 @@ def new_table(log2_size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _rollout_value(b, spawn_pending, mc) -> float:  # noqa: ANN001
+def _rollout_value(b, spawn_pending, mc, ev) -> float:  # noqa: ANN001
     """A hybrid leaf's value: merge_potential(b) + the mean gain of mc's rollouts from b."""
-    return merge_potential(b) + mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3])
+    gain = mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3], ev)
+    return merge_potential(b) + gain
 
 
 # `evaluate` compiled into _chance_sum only (compiling it into every leaf site of move_values
@@ -112,10 +120,10 @@ def _moves_with_tile(b, t, moved, cell, rank):  # noqa: ANN001, ANN202
 def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
     """Sum over the empty cells of the chance node b of 0.9 x (its child with a 2 there) + 0.1 x
     (with a 4), and the number of nodes below b. The children are leaves (moves_left 0) or move
-    nodes above leaves (moves_left 1; a move node without a legal move is a leaf). A board just
-    moved has an empty cell, so its evaluation skips the dead-board test (live=True)."""
+    nodes above leaves (moves_left 1; a move node without a legal move is a leaf)."""
     total = 0.0
     nodes = 0
+    rewards = adds_rewards(kind)
     t = transpose(b)
     moved = _all_moves(b)
     cells = empty_mask(b)
@@ -127,10 +135,12 @@ def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # no
             spawned = b | (cell << np.uint64(four))
             value = NEG_INF
             if moves_left:
-                for after in _moves_with_tile(b, t, moved, cell, 1 + four):
+                for d, after in enumerate(_moves_with_tile(b, t, moved, cell, 1 + four)):
                     if after != spawned:
                         nodes += 1
                         leaf = _evaluate_inline(kind, after, weights, table, True)
+                        if rewards:
+                            leaf += move_score(spawned, d)
                         value = max(value, leaf)
             if value == NEG_INF:
                 value = _evaluate_inline(kind, spawned, weights, table)
@@ -156,6 +166,7 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
     b = np.uint64(b)  # as Python ints arrive as int64
     kind, weights, table = ev
     rollouts = mc[0]
+    rewards = adds_rewards(kind) and not rollouts  # a rollout value counts the score made
     keys, cached = tt
     mask = np.uint64(cached.size - 1)  # 0: no table
     values = np.full(4, NEG_INF)
@@ -177,10 +188,12 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
             if known:
                 if value == NEG_INF and not child_chance:  # a move node with no legal move
                     if rollouts:
-                        value = _rollout_value(child, False, mc)
+                        value = _rollout_value(child, False, mc, ev)
                     else:
                         value = evaluate(kind, child, weights, table)
                 if top & 1 == 0:
+                    if rewards:  # the score of the move that led to the child
+                        value += move_score(boards[top, _BOARD], ints[top, _NEXT] - 1)
                     if top == 0:
                         values[ints[0, _NEXT] - 1] = value
                     else:
@@ -240,9 +253,9 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
         slot = -1
         if child_rem == 0 or (child_chance and child_prob < cutoff):
             if rollouts:
-                value = _rollout_value(child, child_chance, mc)
+                value = _rollout_value(child, child_chance, mc, ev)
             else:
-                value = evaluate(kind, child, weights, table)
+                value = evaluate(kind, child, weights, table, child_chance)
         elif child_chance and mask and top > 0 and child_rem > 1:  # the root's are not cached
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)

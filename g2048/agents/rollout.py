@@ -4,7 +4,9 @@
 softmax (temperature 100) over a quick score (10 x max tile if it sits in a corner, 3 x max
 tile on an edge, + 20 per empty cell, + 0.1 x the move's score), used alone for the first 20
 moves and mixed with 30% uniform moves after that. The softmax subtracts the largest score
-first, which the seed's exp(h / 100) omits and overflows on large tiles.
+first, which the seed's exp(h / 100) omits and overflows on large tiles. `evaluator` plays the
+agent's evaluator greedily: the move with the best value after it (+ its score, for an
+afterstate network), ties to the first direction.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from g2048.engine.bitboard import (
     spawn_tile,
 )
 from g2048.engine.rng import next_float
+from g2048.evaluators import adds_rewards, evaluate
 
-POLICIES = ("random", "biased")
-RANDOM_POLICY = POLICIES.index("random")
+POLICIES = ("random", "biased", "evaluator")
+RANDOM_POLICY, BIASED_POLICY, EVALUATOR_POLICY = range(3)
 _TEMPERATURE = 100.0
 _GREEDY_MOVES = 20
 _UNIFORM_SHARE = 0.3
@@ -90,10 +93,26 @@ def _biased_move(b: np.uint64, state: np.ndarray, moves_done: int) -> tuple[int,
 
 
 @njit(cache=True)
-def rollout_gain(b: np.uint64, spawn_first: bool, policy: int, step_cap: int, state) -> int:  # noqa: ANN001
+def evaluator_move(b: np.uint64, ev) -> tuple[int, np.uint64, int]:  # noqa: ANN001
+    """The evaluator's greedy move from b: (direction or -1, board after it, its score)."""
+    kind, weights, table = ev
+    rewards = adds_rewards(kind)
+    best, chosen, board, score = -np.inf, -1, b, 0
+    for d in range(4):
+        after, gained = shift_scored(b, d)
+        if after != b:
+            v = evaluate(kind, after, weights, table, True) + (gained if rewards else 0)
+            if v > best:
+                best, chosen, board, score = v, d, after, gained
+    return chosen, board, score
+
+
+@njit(cache=True)
+def rollout_gain(b: np.uint64, spawn_first: bool, policy: int, step_cap: int, state, ev) -> int:  # noqa: ANN001
     """Score gained by playing on from b until no move is left or step_cap moves (0: no cap).
 
-    spawn_first: b was just moved and its tile has not spawned yet.
+    spawn_first: b was just moved and its tile has not spawned yet. ev: the agent's
+    (evaluator kind, weights, table), for the evaluator policy.
     """
     cap = step_cap if step_cap > 0 else 1 << 62
     if spawn_first:
@@ -103,7 +122,10 @@ def rollout_gain(b: np.uint64, spawn_first: bool, policy: int, step_cap: int, st
     total = 0
     moves = 0
     while moves < cap:
-        d, after, gained = _biased_move(b, state, moves)
+        if policy == BIASED_POLICY:
+            d, after, gained = _biased_move(b, state, moves)
+        else:
+            d, after, gained = evaluator_move(b, ev)
         if d < 0 or gained >= OVERFLOW:
             break
         total += gained
@@ -114,10 +136,16 @@ def rollout_gain(b: np.uint64, spawn_first: bool, policy: int, step_cap: int, st
 
 @njit(cache=True)
 def mean_rollout_gain(
-    b: np.uint64, spawn_first: bool, rollouts: int, policy: int, step_cap: int, state: np.ndarray
+    b: np.uint64,
+    spawn_first: bool,
+    rollouts: int,
+    policy: int,
+    step_cap: int,
+    state: np.ndarray,
+    ev,  # noqa: ANN001
 ) -> float:
     """Mean score gained over `rollouts` independent rollouts from b."""
     total = 0
     for _ in range(rollouts):
-        total += rollout_gain(b, spawn_first, policy, step_cap, state)
+        total += rollout_gain(b, spawn_first, policy, step_cap, state, ev)
     return total / rollouts

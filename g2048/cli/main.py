@@ -21,12 +21,13 @@ from g2048.agents.rollout import POLICIES
 from g2048.cli.bench import engine_figures, search_figures, search_profile
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
-from g2048.evaluators import EVALUATORS
+from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
+from g2048.evaluators.ntuple import Network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study.config import ConfigError, load_config, load_schema
 from g2048.study.digests import verify, write_digests
-from g2048.study.naming import PLAY_PURPOSE, selected_weights
+from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -168,12 +169,31 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
         ) from None
 
 
-def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, np.ndarray | None]:
-    """The agent and its weights (None: the evaluator's defaults) from the shared options,
-    checked against the agent and the evaluator; a bad one ends in parser.error (exit 2)."""
+def _read_network(text: str | None) -> Network:
+    """The --weights value of the ntuple evaluator: a network file (.npz), or the selection
+    file of a td run (results/select/td/...) naming one."""
+    if text is None:
+        raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
+    if Path(text).suffix == ".json":
+        try:
+            text = selected_weights(json.loads(Path(text).read_text()), switching=False)
+        except OSError as exc:
+            raise ValueError(f"cannot read {text}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"selection file {text}: {exc}") from None
+    return network(text)
+
+
+def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, object]:
+    """The agent and its weights (None: the evaluator's defaults; a Network for ntuple) from
+    the shared options, checked against the agent and the evaluator; a bad one ends in
+    parser.error (exit 2)."""
     try:
         agent = AgentConfig(args.agent, **{f.name: getattr(args, f.name) for f in _AGENT_SETTINGS})
-        weights = None if args.weights is None else _read_weights(args.weights, agent)
+        if args.evaluator == NETWORK_EVALUATOR:
+            weights = _read_network(args.weights)
+        else:
+            weights = None if args.weights is None else _read_weights(args.weights, agent)
         evaluator_rows(agent, args.evaluator, weights)
     except ValueError as exc:
         args.parser.error(str(exc))
@@ -273,13 +293,17 @@ def _agent_options() -> argparse.ArgumentParser:
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument("--agent", required=True, choices=AGENTS)
     options.add_argument(
-        "--evaluator", default="nneonneo", choices=sorted(EVALUATORS), help="(default nneonneo)"
+        "--evaluator",
+        default="nneonneo",
+        choices=EVALUATOR_NAMES,
+        help="(default nneonneo; ntuple: a trained network, given by --weights)",
     )
     options.add_argument(
         "--weights",
         help="comma-separated numbers (--weights=-1,2,... when the first is negative) or a JSON "
         "file: a list of numbers (3 lists for switching) or a selection file of the pipeline, "
-        "results/select/... (default: the evaluator's weights)",
+        "results/select/... (default: the evaluator's weights); for --evaluator ntuple a "
+        "network file, results/tune/td/seed1.npz, or a td selection file",
     )
     kinds = {"cutoff": float, "rollout_policy": str}
     meaning = load_schema()["$defs"]["agent"]["properties"]  # one text for config and CLI

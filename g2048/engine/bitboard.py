@@ -190,6 +190,16 @@ def shift_scored(b: np.uint64, direction: int) -> tuple[np.uint64, int]:
 
 
 @njit(cache=True, inline="always")
+def move_score(b: np.uint64, direction: int) -> int:
+    """The score `shift(b, direction)` gains, without the board (as in shift_scored)."""
+    if direction == LEFT:
+        return _sum_rows(b, SCORE_LEFT)
+    if direction == RIGHT:
+        return _sum_rows(b, SCORE_RIGHT)
+    return _sum_rows(transpose(b), SCORE_LEFT if direction == UP else SCORE_RIGHT)
+
+
+@njit(cache=True, inline="always")
 def empty_mask(b: np.uint64) -> np.uint64:
     """One bit (the low bit of the nibble) per empty cell."""
     x = b | (b >> np.uint64(2))

@@ -135,3 +135,63 @@ def ref_expectimax(grid: Grid, depth: int, value: Callable[[Grid], float]) -> li
         child = ref_move(grid, d)[0]
         values.append(-math.inf if child == grid else chance(child, depth - 1))
     return values
+
+
+def ref_afterstate_expectimax(
+    grid: Grid, depth: int, after_value: Callable[[Grid], float]
+) -> list[float]:
+    """`ref_expectimax` for an afterstate evaluator (a learned estimate of the score still to
+    come after a move): a move is worth its score + the value of the board it leaves; a layer
+    at depth 0 is valued by after_value (a chance layer) or by the best move's score +
+    after_value (a move layer); a board without a legal move is worth 0."""
+
+    def chance(g: Grid, remaining: int) -> float:
+        if remaining == 0:
+            return after_value(g)
+        empties = [(r, c) for r in range(SIZE) for c in range(SIZE) if g[r][c] == 0]
+        total = 0.0
+        for r, c in empties:
+            for tile, p in ((2, 0.9), (4, 0.1)):
+                child = [row[:] for row in g]
+                child[r][c] = tile
+                total += p * player(child, remaining - 1)
+        return total / len(empties)
+
+    def player(g: Grid, remaining: int) -> float:
+        legal = [ref_move(g, d) for d in DIRECTIONS if ref_move(g, d)[0] != g]
+        if not legal:
+            return 0.0
+        if remaining == 0:
+            return max(score + after_value(child) for child, score in legal)
+        return max(score + chance(child, remaining - 1) for child, score in legal)
+
+    values = []
+    for d in DIRECTIONS:
+        child, score = ref_move(grid, d)
+        values.append(-math.inf if child == grid else score + chance(child, depth - 1))
+    return values
+
+
+def ref_symmetries(grid: Grid) -> list[Grid]:
+    """The 8 images of a grid under rotations and mirrors."""
+    out = []
+    g = grid
+    for _ in range(4):
+        g = [list(row) for row in zip(*g[::-1], strict=True)]  # a quarter turn clockwise
+        out += [g, [row[::-1] for row in g]]
+    return out
+
+
+def ref_ntuple_value(grid: Grid, tuples: list[tuple[int, ...]], luts: list[list[float]]) -> float:
+    """An n-tuple network's value: over the 8 images of the grid and every tuple, the entry of
+    the tuple's table indexed by the log2 tiles of its cells (row-major 0..15), the first cell
+    the lowest base-16 digit."""
+    total = 0.0
+    for image in ref_symmetries(grid):
+        for cells, lut in zip(tuples, luts, strict=True):
+            index = 0
+            for j, cell in enumerate(cells):
+                tile = int(image[cell // SIZE][cell % SIZE])
+                index += (tile.bit_length() - 1 if tile else 0) * 16**j
+            total += lut[index]
+    return total

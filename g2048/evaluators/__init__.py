@@ -1,44 +1,73 @@
-"""Board evaluators: value = weights . features(board), reaching numba as (kind, weights, table).
+"""Board evaluators, reaching numba as (kind, weights, table).
 
-Each evaluator is a module with NAME, FEATURES, DEFAULT_WEIGHTS, BOUNDS (the tuning box),
-`features(board) -> array` (Python level, for tests and reports), the njit
-`value(board, weights, table)`, equal to weights . features(board), and optionally
+Two kinds. A heuristic (every module of HEURISTICS) values a board as weights . features(board):
+it has NAME, FEATURES, DEFAULT_WEIGHTS, BOUNDS (the tuning box), `features(board) -> array`
+(Python level, for tests and reports), the njit `value(board, weights, table)`, and optionally
 `prepare(weights) -> table`, precomputed data for a fast `value` such as a 65536-entry row table
-(by default `lines.no_table`). `evaluate` gives every
-dead board (no legal move) DEAD_VALUE, below the value of any live board.
+(by default `lines.no_table`); `evaluate` gives every dead board DEAD_VALUE, below the value of
+any live board. The learned `ntuple` network (AFTERSTATE) estimates the score still to come
+after a move, so searches add the rewards along the path (`adds_rewards`), a dead board is worth
+0, and a board the player is to move from is worth its best move's reward + value.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 from numba import njit
 
-from g2048.engine.bitboard import is_game_over
-from g2048.evaluators import cem8, classic4, nneonneo, nsga4, ovolve
+from g2048.engine.bitboard import is_game_over, shift_scored
+from g2048.evaluators import cem8, classic4, nneonneo, nsga4, ntuple, ovolve
 from g2048.evaluators.lines import no_table
 
-# The kind of an evaluator is its index here.
-MODULES: tuple[ModuleType, ...] = (nneonneo, nsga4, classic4, cem8, ovolve)
+# The kind of an evaluator is its index here; the heuristics come first.
+HEURISTICS: tuple[ModuleType, ...] = (nneonneo, nsga4, classic4, cem8, ovolve)
+MODULES: tuple[ModuleType, ...] = (*HEURISTICS, ntuple)
+AFTERSTATE = MODULES.index(ntuple)
 
 DEAD_VALUE = -1e12  # live values stay far inside +-1e12 for weights within BOUNDS (tested)
 
 
+@njit(cache=True, inline="always")
+def adds_rewards(kind: int) -> bool:
+    """True for an evaluator whose values exclude the score made on the way to the board."""
+    return kind == AFTERSTATE
+
+
+@njit(cache=True)
+def _best_move_value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
+    """An afterstate network's value of a board to move from: max over moves of reward +
+    V(after), 0 when no move is left."""
+    best = -np.inf
+    for d in range(4):
+        after, gained = shift_scored(board, d)
+        if after != board:
+            best = max(best, gained + ntuple.value(after, weights, table))
+    return 0.0 if best == -np.inf else best
+
+
 @njit(cache=True)
 def evaluate(
-    kind: int, board: np.uint64, weights: np.ndarray, table: np.ndarray, live: bool = False
+    kind: int, board: np.uint64, weights: np.ndarray, table: np.ndarray, after: bool = False
 ) -> float:
-    """The value of `board` under evaluator `kind`; DEAD_VALUE when no move is left.
+    """The value of `board` under evaluator `kind`.
 
-    live=True skips the dead-board test, for a caller that knows the board has an empty cell
-    (a board just moved, before its spawn). Each evaluator's `value` is inlined here; the
+    after=True: the board was just moved, before its spawn (so it has an empty cell, and the
+    dead-board test is skipped). after=False: the player is to move from it; a heuristic gives
+    a dead board DEAD_VALUE, the afterstate network values it by its best move (module
+    docstring). Each evaluator's `value` is inlined here; the
     search compiles this function into one place (expectimax._chance_sum, where most leaves
     are) and calls it elsewhere, rather than inlining five evaluators at every leaf, which
     would make numba compile for many minutes.
     """
-    if not live and is_game_over(board):
+    if kind == AFTERSTATE:
+        if after:
+            return ntuple.value(board, weights, table)
+        return _best_move_value(board, weights, table)
+    if not after and is_game_over(board):
         return DEAD_VALUE
     if kind == 0:
         return nneonneo.value(board, weights, table)
@@ -66,6 +95,7 @@ class Evaluator:
         return MODULES[self.kind]
 
 
+# The heuristics, which the weight tuners search.
 EVALUATORS: dict[str, Evaluator] = {
     m.NAME: Evaluator(
         name=m.NAME,
@@ -74,18 +104,36 @@ EVALUATORS: dict[str, Evaluator] = {
         default_weights=np.array(m.DEFAULT_WEIGHTS, dtype=np.float64),
         bounds=np.array(m.BOUNDS, dtype=np.float64),
     )
-    for kind, m in enumerate(MODULES)
+    for kind, m in enumerate(HEURISTICS)
 }
+# Every evaluator an agent can play with.
+EVALUATOR_NAMES: tuple[str, ...] = (*sorted(EVALUATORS), ntuple.NAME)
 
 
 def get_evaluator(name: str) -> Evaluator:
-    """The evaluator called `name`; ValueError listing the known names otherwise."""
+    """The heuristic called `name`; ValueError listing the known names otherwise."""
     try:
         return EVALUATORS[name]
     except KeyError:
+        if name == ntuple.NAME:
+            raise ValueError(
+                f"evaluator {name!r} is a learned network, not a weighted heuristic "
+                f"(heuristics: {', '.join(sorted(EVALUATORS))})"
+            ) from None
         raise ValueError(
-            f"unknown evaluator {name!r}; known: {', '.join(sorted(EVALUATORS))}"
+            f"unknown evaluator {name!r}; known: {', '.join(EVALUATOR_NAMES)}"
         ) from None
+
+
+def network(weights: object) -> ntuple.Network:
+    """The ntuple evaluator's weights: a Network, or the path of a network file."""
+    if isinstance(weights, ntuple.Network):
+        return weights
+    if isinstance(weights, (str, Path)):
+        return ntuple.load_network(weights)
+    raise ValueError(
+        f"the {ntuple.NAME!r} evaluator takes a network file as its weights, got {weights!r}"
+    )
 
 
 def check_weights(name: str, weights: object = None) -> np.ndarray:
@@ -105,7 +153,10 @@ def check_weights(name: str, weights: object = None) -> np.ndarray:
 
 
 def prepare(name: str, weights: object = None) -> tuple[int, np.ndarray, np.ndarray]:
-    """(kind, weights, table): what the numba agents take for this evaluator."""
+    """(kind, weights, table): what the numba agents take for this evaluator (for ntuple:
+    its network, see `network`)."""
+    if name == ntuple.NAME:
+        return AFTERSTATE, *ntuple.prepare(network(weights))
     ev = get_evaluator(name)
     w = check_weights(name, weights)
     table = getattr(ev.module, "prepare", no_table)(w)
@@ -117,7 +168,7 @@ def features(name: str, board: int) -> np.ndarray:
     return np.asarray(get_evaluator(name).module.features(int(board)), dtype=np.float64)
 
 
-def value(name: str, board: int, weights: object = None) -> float:
-    """The value of a board (DEAD_VALUE for a dead board)."""
+def value(name: str, board: int, weights: object = None, after: bool = False) -> float:
+    """The value of a board to move from (after=False) or just moved (see `evaluate`)."""
     fn, w, table = prepare(name, weights)
-    return float(evaluate(fn, np.uint64(board), w, table))
+    return float(evaluate(fn, np.uint64(board), w, table, after))

@@ -103,6 +103,24 @@ def cem_progress(histories: list[pd.DataFrame]) -> plt.Figure:
     return fig
 
 
+def td_learning(curves: dict[int, pd.DataFrame]) -> plt.Figure:
+    """TD(0) learning curves, one line per seed: mean score and the share of games reaching
+    2048 per block of training games (greedy self-play while learning)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    for k, (seed, curve) in enumerate(sorted(curves.items())):
+        color = PALETTE[k % len(PALETTE)]
+        left.plot(curve["games"], curve["mean_score"], color=color, label=f"seed {seed}")
+        right.plot(curve["games"], curve["reach_2048"], color=color, label=f"seed {seed}")
+    left.set_ylabel("mean score per block")
+    right.set_ylabel("share of games reaching 2048")
+    right.set_ylim(0, 1)
+    for ax in (left, right):
+        ax.set_xlabel("training games")
+        ax.legend()
+    fig.tight_layout()
+    return fig
+
+
 def _reach_bars(ax: plt.Axes, table: pd.DataFrame) -> None:
     width = 0.8 / len(REACH)
     x = np.arange(len(table))

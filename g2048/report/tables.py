@@ -87,12 +87,45 @@ def validation_table(games: dict[str, pd.DataFrame], reference: str) -> pd.DataF
     return pd.DataFrame(rows)
 
 
+def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per (network entry, heuristic entry) of the benchmark playing with the same agent:
+    both entries' mean score and 2048 rate on their common games (the same seeds), and the
+    paired score difference network - heuristic with its 95% interval and p-values."""
+    rows = []
+    for network, heuristic in pairs:
+        n = min(len(games[network]), len(games[heuristic]))
+        a, b = games[network].iloc[:n], games[heuristic].iloc[:n]
+        if not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
+            raise ValueError(f"{network} and {heuristic} were not played on the same seeds")
+        d = paired_difference(a["score"], b["score"])
+        rows.append(
+            {
+                "network": network,
+                "heuristic": heuristic,
+                "games": n,
+                "network_score": float(a["score"].mean()),
+                "heuristic_score": float(b["score"].mean()),
+                "diff": d["mean"],
+                "diff_low": d["low"],
+                "diff_high": d["high"],
+                "t_pvalue": d["t_pvalue"],
+                "wilcoxon_pvalue": d["wilcoxon_pvalue"],
+                "network_reach_2048": float((a["max_tile"] >= 2048).mean()),
+                "heuristic_reach_2048": float((b["max_tile"] >= 2048).mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
     """One row per tuning run: method, seed, selected weights and their objectives, wall time."""
     rows = []
     for run, seconds in zip(runs, wall_seconds, strict=True):
         row = {"method": run["method"], "seed": run["seed"], "evaluator": run["evaluator"]}
-        row["weights"] = " ".join(f"{w:.4g}" for w in run["weights"])
+        weights = run["weights"]  # numbers, or the file of a td run's network
+        row["weights"] = (
+            weights if isinstance(weights, str) else " ".join(f"{w:.4g}" for w in weights)
+        )
         if "objectives" in run:
             row |= dict(zip(OBJECTIVE_NAMES, run["objectives"], strict=True))
         if "validation_mean_score" in run:

@@ -12,7 +12,14 @@ import yaml
 
 from g2048.agents import AgentConfig
 from g2048.evaluators import check_weights
-from g2048.study.naming import METHODS, candidate_name, parse_candidate, parse_weights
+from g2048.study.naming import (
+    METHODS,
+    NETWORK_EVALUATOR,
+    WEIGHT_TUNERS,
+    candidate_name,
+    parse_candidate,
+    parse_weights,
+)
 
 # Shipped with the package; config/schema.yaml links here for readers of the config folder.
 SCHEMA = Path(__file__).resolve().parent / "schema.yaml"
@@ -98,11 +105,18 @@ def _agent(key: str, spec: dict) -> AgentConfig:
         _fail(key, str(exc))
 
 
+def tuned_evaluator(config: dict, method: str) -> str:
+    """The evaluator whose weights a tuning method yields (td: the n-tuple network)."""
+    return NETWORK_EVALUATOR if method == "td" else config["tune"][method]["evaluator"]
+
+
 def _check_semantics(config: dict) -> None:
-    for method in METHODS:
+    for method in WEIGHT_TUNERS:
         agent = config["tune"][method]["agent"]["name"]
         if agent == "switching":
             _fail(f"tune.{method}.agent.name", "switching cannot be tuned (it takes a front)")
+        if config["tune"][method]["evaluator"] == NETWORK_EVALUATOR:
+            _fail(f"tune.{method}.evaluator", "ntuple networks are trained by tune.td")
     names = [b["name"] for b in config["validate"]["baselines"]]
     for i, name in enumerate(names):
         if names.index(name) != i:
@@ -110,6 +124,10 @@ def _check_semantics(config: dict) -> None:
         if parse_candidate(name):
             _fail(f"validate.baselines[{i}].name", "names like cem-s1 are the tuned weight sets'")
     for i, base in enumerate(config["validate"]["baselines"]):
+        if base["evaluator"] == NETWORK_EVALUATOR:
+            _fail(
+                f"validate.baselines[{i}].evaluator", "trained networks are validated as td-s<seed>"
+            )
         if "weights" in base:
             _check_weights(f"validate.baselines[{i}].weights", base["evaluator"], base["weights"])
     if config["validate"]["reference"] not in names:
@@ -125,16 +143,18 @@ def _check_semantics(config: dict) -> None:
         spec = parse_weights(weights)
         switching = _agent(f"{key}.agent", entry["agent"]).weight_rows > 1
         if spec is not None:
-            tuned_evaluator = config["tune"][spec.method]["evaluator"]
-            if entry["evaluator"] != tuned_evaluator:
+            tuned = tuned_evaluator(config, spec.method)
+            if entry["evaluator"] != tuned:
                 _fail(
                     f"{key}.evaluator",
-                    f"{weights} weights are for {tuned_evaluator}, not {entry['evaluator']}",
+                    f"{weights} weights are for {tuned}, not {entry['evaluator']}",
                 )
             if switching != spec.switching:
                 _fail(f"{key}.weights", "the switching agent, and only it, takes front:nsga2")
         elif switching:
             _fail(f"{key}.weights", "the switching agent needs weights: front:nsga2")
+        elif entry["evaluator"] == NETWORK_EVALUATOR:
+            _fail(f"{key}.weights", "the ntuple evaluator plays a trained network: tuned:td")
         elif weights is not None:
             _check_weights(f"{key}.weights", entry["evaluator"], weights)
         if entry["games"] < config["benchmark"]["shards"]:
@@ -193,4 +213,23 @@ def switching_pairs(config: dict) -> list[tuple[str, str]]:
             ):
                 pairs.append((e["name"], twin["name"]))
                 break
+    return pairs
+
+
+def network_pairs(config: dict) -> list[tuple[str, str]]:
+    """(network entry, heuristic entry) of the benchmark: every entry that plays the trained
+    network (`tuned:td`) against every heuristic entry of the same agent settings and move cap
+    (the paired comparisons of the learned evaluation with the hand-made ones)."""
+    entries = config["benchmark"]["entries"]
+    pairs = []
+    for e in entries:
+        if e.get("weights") != "tuned:td":
+            continue
+        for other in entries:
+            if (
+                other["evaluator"] != NETWORK_EVALUATOR
+                and AgentConfig(**other["agent"]) == AgentConfig(**e["agent"])
+                and other.get("max_moves", 0) == e.get("max_moves", 0)
+            ):
+                pairs.append((e["name"], other["name"]))
     return pairs

@@ -9,7 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-METHODS = ("nsga2", "cem")
+# The tuners of heuristic weights, then TD learning of an n-tuple network.
+WEIGHT_TUNERS = ("nsga2", "cem")
+METHODS = (*WEIGHT_TUNERS, "td")
+NETWORK_EVALUATOR = "ntuple"  # what a td run trains, and the evaluator of its weight sets
 _CANDIDATE = re.compile(r"(?P<method>[a-z0-9]+)-s(?P<seed>\d+)")
 
 
@@ -28,8 +31,9 @@ def parse_candidate(name: str) -> tuple[str, int] | None:
 
 @dataclass(frozen=True)
 class WeightSpec:
-    """A config's reference to tuned weights: `tuned:<method>` (the selected vector that
-    validated best) or `front:<method>` (the switching agent's three rows from that front)."""
+    """A config's reference to tuned weights: `tuned:<method>` (the selected vector, or for td
+    the network, that validated best) or `front:<method>` (the switching agent's three rows
+    from that front)."""
 
     kind: str  # "tuned" or "front"
     method: str
@@ -44,7 +48,7 @@ class WeightSpec:
 
 
 # Every spec a config may name (front points exist for NSGA-II only).
-WEIGHT_SPECS = ("tuned:nsga2", "tuned:cem", "front:nsga2")
+WEIGHT_SPECS = ("tuned:nsga2", "tuned:cem", "tuned:td", "front:nsga2")
 
 
 def parse_weights(weights: object) -> WeightSpec | None:
@@ -57,12 +61,17 @@ def parse_weights(weights: object) -> WeightSpec | None:
     return WeightSpec(kind, method)
 
 
-def selected_weights(selection: dict, switching: bool) -> np.ndarray:
+def selected_weights(selection: dict, switching: bool) -> np.ndarray | str:
     """The weights a selection file (written by the select stage) offers: its three switching
-    rows or its one vector. The one reader of that format, for the pipeline and the CLI."""
+    rows, its one vector, or (a td run's) the path of its network file. The one reader of that
+    format, for the pipeline and the CLI."""
     key = "switching" if switching else "weights"
     if key not in selection:
         raise ValueError(f"the selection has no {key!r} entry (keys: {', '.join(selection)})")
+    if selection.get("evaluator") == NETWORK_EVALUATOR and not switching:
+        if not isinstance(selection[key], str):
+            raise ValueError(f"a network's selection names its file, got {selection[key]!r}")
+        return selection[key]
     try:
         weights = np.asarray(selection[key], dtype=np.float64)
     except (TypeError, ValueError):

@@ -17,10 +17,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from g2048.learning.td import CURVE_COLUMNS
 from g2048.play import COLUMNS
-from g2048.study.naming import selected_weights
+from g2048.study.naming import NETWORK_EVALUATOR, selected_weights
 
-TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds")
+TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
 REBUILD = (
     "delete it and run the same snakemake command again: it is rebuilt, with everything made "
     "from it"
@@ -28,10 +29,12 @@ REBUILD = (
 TUNE_KEYS = {
     "nsga2": ("X", "F", "rank", "front", "ref_point"),
     "cem": ("mean", "std", "best_x", "best_f"),
+    "td": ("network", "network_sha256", "games"),
 }
 HISTORY_COLUMNS = {
     "nsga2": ("generation", "evaluations", "hypervolume"),
     "cem": ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f"),
+    "td": tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS),
 }
 
 
@@ -121,8 +124,16 @@ def read_tune(path: str | Path) -> dict:
 
 def read_selection(path: str | Path) -> dict:
     """The weights a tuning run offers (select stage): numbers of the evaluator's length, and
-    NSGA-II's three switching rows."""
+    NSGA-II's three switching rows; or the file of a td run's network."""
     data = read_json(path, ("method", "seed", "evaluator", "weights"))
+    if data["evaluator"] == NETWORK_EVALUATOR:
+        try:
+            network = selected_weights(data, switching=False)
+        except ValueError as exc:
+            raise ResultFileError(path, str(exc)) from None
+        if not Path(network).is_file():
+            raise ResultFileError(path, f"names the network file {network}, which is missing")
+        return data
     switching = data["method"] == "nsga2" or "switching" in data
     try:  # the format's one reader, as the pipeline and the CLI read it
         weights = selected_weights(data, switching=False)

@@ -3,21 +3,28 @@ the Snakemake script writes. Scripts in workflow/scripts only adapt files to the
 
 from __future__ import annotations
 
+import hashlib
+import time
+
 import numpy as np
 import pandas as pd
 
 from g2048.engine.rng import game_seeds
+from g2048.evaluators.ntuple import Network
+from g2048.learning.td import train
 from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
-    METHODS,
+    NETWORK_EVALUATOR,
     VALIDATE_PURPOSE,
+    WEIGHT_TUNERS,
     parse_weights,
     selected_weights,
+    tuning_purpose,
 )
 from g2048.study.objectives import tune_cem, tune_nsga2
-from g2048.study.progress import Log, game_progress
+from g2048.study.progress import Log, game_progress, timing
 from g2048.study.results import read_games
 from g2048.study.selection import select_balanced, switching_rows
 
@@ -35,8 +42,8 @@ def tune(
     run's name: (result for JSON, per-generation history)."""
     common = {"agent": agent_config(settings["agent"]), "games": settings["games"], "seed": seed}
     common |= {"study_seed": study_seed, "threads": threads, "progress": log}
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    if method not in WEIGHT_TUNERS:
+        raise ValueError(f"unknown method {method!r}; known: {', '.join(WEIGHT_TUNERS)}")
     tuner, keys = _TUNERS[method]
     result = tuner(settings["evaluator"], **{k: settings[k] for k in keys}, **common)
     if method == "nsga2":
@@ -54,11 +61,60 @@ def tune(
     return data, result.history
 
 
+def train_td(
+    settings: dict, seed: int, study_seed: int, network_path: str, checkpoint: str, log: Log
+) -> tuple[dict, pd.DataFrame, Network]:
+    """One TD(0) training run (games seeded from `study_seed` and the run's name): (result for
+    JSON, naming the network's file `network_path` and the digest of its weights; learning
+    curve; network). Resumes from `checkpoint` when it holds this run's state."""
+    purpose = tuning_purpose("td", seed)
+    start = time.perf_counter()
+    first = 0  # games done before this process started (a resumed run)
+
+    def resumed(done: int) -> None:
+        nonlocal first
+        first = done
+        log(f"resumed from {checkpoint} after {done} games")
+
+    def progress(done: int, total: int, row: dict) -> None:
+        log(
+            f"{done}/{total} games: mean score {row['mean_score']:.0f}, 2048 in "
+            f"{row['reach_2048']:.1%}, {row['moves_per_s']:.0f} moves/s, "
+            + timing(done - first, total - first, start)
+        )
+
+    network, curve = train(
+        settings["network"],
+        settings["games"],
+        lambda at, count: game_seeds(study_seed, purpose, count, at),
+        alpha=settings["alpha"],
+        coherence=settings.get("coherence", False),
+        checkpoint=checkpoint,
+        checkpoint_every=settings["checkpoint_every"],
+        key={"study_seed": study_seed, "purpose": purpose},
+        progress=progress,
+        resumed=resumed,
+    )
+    data = {
+        "method": "td",
+        "seed": seed,
+        "study_seed": study_seed,
+        "settings": settings,
+        "network": network_path,
+        "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
+        "games": settings["games"],
+    }
+    return data, curve, network
+
+
 def select(tuned: dict) -> dict:
     """The weights a tuning run offers: NSGA-II's balanced front point and the switching rows,
-    or CEM's final mean."""
+    CEM's final mean, or a td run's network (its file)."""
     settings = tuned["settings"]
-    out = {"method": tuned["method"], "seed": tuned["seed"], "evaluator": settings["evaluator"]}
+    out = {"method": tuned["method"], "seed": tuned["seed"]}
+    if tuned["method"] == "td":
+        return out | {"evaluator": NETWORK_EVALUATOR, "weights": tuned["network"]}
+    out["evaluator"] = settings["evaluator"]
     if tuned["method"] == "cem":
         return out | {"weights": tuned["mean"]}
     front = np.asarray(tuned["front"])

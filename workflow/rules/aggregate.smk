@@ -73,6 +73,31 @@ rule table_validation:
         "../scripts/table_validation.py"
 
 
+rule table_learned:
+    input:
+        games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
+        provenance="results/provenance/summary.json",
+    output:
+        report(
+            multiext("results/tables/learned", ".csv", ".md", ".tex", ".html"),
+            caption="../report/learned.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/table_learned.log",
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        entries=config["benchmark"]["entries"],
+        pairs=study.network_pairs(config),
+        study_seed=config["study_seed"],
+        code=CODE,
+    script:
+        "../scripts/table_learned.py"
+
+
 rule table_tuning:
     input:
         selected=expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS),
@@ -129,6 +154,7 @@ rule figure_tuning:
         selected=expand("results/select/nsga2/seed{s}.json", s=SEEDS),
         nsga2=expand("results/tune/nsga2/seed{s}_history.csv", s=SEEDS),
         cem=expand("results/tune/cem/seed{s}_history.csv", s=SEEDS),
+        td=expand("results/tune/td/seed{s}_history.csv", s=SEEDS),
     output:
         report(
             multiext("results/figures/pareto_fronts", ".png", ".pdf"),
@@ -145,6 +171,11 @@ rule figure_tuning:
             caption="../report/cem_progress.rst",
             category="Tuning",
         ),
+        report(
+            multiext("results/figures/td_learning", ".png", ".pdf"),
+            caption="../report/td_learning.rst",
+            category="Tuning",
+        ),
     log:
         "logs/aggregate/figure_tuning.log",
     localrule: True
@@ -152,6 +183,7 @@ rule figure_tuning:
         mem_mb=1000,
         runtime=5,
     params:
+        seeds=SEEDS,
         code=CODE,
     script:
         "../scripts/figure_tuning.py"

@@ -1,6 +1,12 @@
 import g2048
 from g2048.study import config as study
-from g2048.study.naming import METHODS, candidate_name, parse_candidate, parse_weights
+from g2048.study.naming import (
+    METHODS,
+    WEIGHT_TUNERS,
+    candidate_name,
+    parse_candidate,
+    parse_weights,
+)
 
 # Fails before any job runs, with a message naming the key.
 study.validate_config(config)
@@ -55,13 +61,14 @@ def final_outputs():
     """Everything `snakemake` builds by default: the tables and figures, and every raw result
     they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
     being skipped as an intermediate whose consumers are up to date."""
-    tables = ["benchmark", "validation", "tuning"]
+    tables = ["benchmark", "validation", "tuning", "learned"]
     raw = expand(
         "results/tune/{m}/seed{s}{suffix}",
         m=METHODS,
         s=SEEDS,
         suffix=[".json", "_history.csv"],
     )
+    raw += expand("results/tune/td/seed{s}.npz", s=SEEDS)
     raw += expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS)
     raw += expand("results/select/tuned-{m}.json", m=METHODS)
     raw += expand("results/validate/{candidate}.csv", candidate=CANDIDATES)
@@ -81,6 +88,7 @@ FIGURES = [
     "pareto_fronts",
     "hypervolume",
     "cem_progress",
+    "td_learning",
     "validation_scores",
     "benchmark_reach",
     "cost_strength",

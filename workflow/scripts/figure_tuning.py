@@ -1,4 +1,4 @@
-"""Snakemake adapter: Pareto fronts, NSGA-II hypervolume and CEM progress figures."""
+"""Snakemake adapter: Pareto fronts, NSGA-II hypervolume, CEM progress and TD learning figures."""
 
 from g2048.report import figures
 from g2048.study.progress import script_log
@@ -13,3 +13,5 @@ nsga2 = [read_history(p, "nsga2") for p in sm.input.nsga2]
 figures.save(figures.hypervolume(nsga2), sm.output[2].removesuffix(".png"))
 cem = [read_history(p, "cem") for p in sm.input.cem]
 figures.save(figures.cem_progress(cem), sm.output[4].removesuffix(".png"))
+td = {s: read_history(p, "td") for s, p in zip(sm.params.seeds, sm.input.td, strict=True)}
+figures.save(figures.td_learning(td), sm.output[6].removesuffix(".png"))

@@ -1,0 +1,132 @@
+"""The n-tuple network evaluator: its values against a plain evaluation of the same network,
+hand-computed cases, its file format, and the agents that add rewards along the path."""
+
+import numpy as np
+import pytest
+
+from g2048 import evaluators
+from g2048.agents import AgentConfig
+from g2048.agents.expectimax import move_values, new_table
+from g2048.engine.board import decode, encode, legal_moves, move
+from g2048.engine.reference import ref_afterstate_expectimax, ref_ntuple_value, ref_symmetries
+from g2048.engine.rng import game_seeds, rng_state
+from g2048.evaluators import ntuple
+from g2048.play import play_games
+from tests.test_agents import played_boards
+
+
+def random_network(name: str, seed: int) -> ntuple.Network:
+    rng = np.random.default_rng(seed)
+    size = ntuple.lut_size(ntuple.network_tuples(name))
+    return ntuple.Network(name, rng.normal(0.0, 100.0, size).astype(np.float32))
+
+
+def plain_value(network: ntuple.Network, grid: list[list[int]]) -> float:
+    luts, offset = [], 0
+    for t in network.tuples:
+        luts.append(network.lut[offset : offset + 16 ** len(t)].tolist())
+        offset += 16 ** len(t)
+    return ref_ntuple_value(grid, list(network.tuples), luts)
+
+
+def test_symmetries_are_the_eight_distinct_images_of_the_grid() -> None:
+    cells = [ntuple.symmetric_cell(c, s) for s in range(8) for c in range(16)]
+    images = {tuple(cells[16 * s : 16 * s + 16]) for s in range(8)}
+    assert len(images) == 8 and all(sorted(i) == list(range(16)) for i in images)
+    grid = [[4 * r + c + 1 for c in range(4)] for r in range(4)]
+    assert len({str(g) for g in ref_symmetries(grid)}) == 8
+
+
+@pytest.mark.parametrize("name", list(ntuple.NETWORKS))
+def test_values_equal_the_plain_evaluation_on_played_boards(name: str) -> None:
+    network = random_network(name, seed=3)
+    for grid in played_boards(12, 60, seed=4):
+        got = evaluators.value("ntuple", encode(grid), network, after=True)
+        assert got == pytest.approx(plain_value(network, grid), rel=1e-9, abs=1e-6)
+
+
+def test_a_hand_computed_value() -> None:
+    # Network lines4x2: the top row and the second row. A lone 2 in the top-left corner lies
+    # on 4 of the top row's 8 images: as their first cell twice (index 1 = 2's rank in the
+    # first digit) and as their last cell twice (index 1 << 12); the other 4 images read
+    # empty cells (index 0). No image of the second row reaches a corner: index 0, 8 times.
+    lut = np.zeros(2 * 16**4, dtype=np.float32)
+    lut[0], lut[1], lut[1 << 12], lut[16**4] = 0.5, 3.0, 10.0, 0.25
+    network = ntuple.Network("lines4x2", lut)
+    board = encode([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    expected = 2 * 3.0 + 2 * 10.0 + 4 * 0.5 + 8 * 0.25
+    assert evaluators.value("ntuple", board, network, after=True) == expected
+    assert plain_value(network, decode(board)) == expected
+
+
+def test_a_dead_board_is_worth_zero_and_a_live_one_its_best_move() -> None:
+    network = random_network("lines4x2", seed=1)
+    dead = encode([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    assert evaluators.value("ntuple", dead, network) == 0.0
+    grid = [[2, 2, 4, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
+    best = max(
+        move(encode(grid), d)[1] + plain_value(network, decode(move(encode(grid), d)[0]))
+        for d in legal_moves(encode(grid))
+    )
+    assert evaluators.value("ntuple", encode(grid), network) == pytest.approx(best, rel=1e-9)
+
+
+def test_network_files_round_trip_and_bad_files_are_named(tmp_path) -> None:  # noqa: ANN001
+    network = random_network("lines4x2", seed=2)
+    path = tmp_path / "net.npz"
+    ntuple.save_network(path, network)
+    loaded = ntuple.load_network(path)
+    assert loaded.name == "lines4x2"
+    np.testing.assert_array_equal(loaded.lut, network.lut)
+    ntuple.save_network(tmp_path / "again.npz", loaded)
+    assert (tmp_path / "again.npz").read_bytes() == path.read_bytes()
+    (tmp_path / "bad.npz").write_text("not a network")
+    with pytest.raises(ValueError, match="bad.npz"):
+        ntuple.load_network(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="float32 table of 131072"):
+        ntuple.Network("lines4x2", np.zeros(5, dtype=np.float32))
+    with pytest.raises(ValueError, match="unknown network"):
+        ntuple.zero_network("huge")
+    with pytest.raises(ValueError, match="network file"):
+        evaluators.prepare("ntuple", [1.0, 2.0])
+
+
+def search_values(grid: list[list[int]], depth: int, network: ntuple.Network) -> np.ndarray:
+    kind, w, table = evaluators.prepare("ntuple", network)
+    stats = np.zeros(2, dtype=np.int64)
+    mc = (0, 0, 0, rng_state(0))
+    return move_values(
+        np.uint64(encode(grid)), depth, (kind, w, table), mc, 0.0, new_table(12), 1, stats
+    )
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_expectimax_adds_the_rewards_on_the_path(depth: int) -> None:
+    network = random_network("lines4x2", seed=5)
+
+    def after_value(g: list[list[int]]) -> float:
+        return plain_value(network, g)
+
+    for grid in played_boards(4 if depth == 3 else 8, 50, seed=6):
+        expected = ref_afterstate_expectimax(grid, depth, after_value)
+        np.testing.assert_allclose(search_values(grid, depth, network), expected, rtol=1e-9)
+
+
+def test_every_agent_plays_with_a_network_and_greedy_takes_reward_plus_value() -> None:
+    network = random_network("lines4x2", seed=7)
+    seeds = game_seeds(1, "ntuple-agents", 2)
+    for agent in (
+        AgentConfig("greedy"),
+        AgentConfig("expectimax", depth=3, cutoff=0.01),
+        AgentConfig("montecarlo", rollouts=2, rollout_policy="evaluator", step_cap=5),
+        AgentConfig("hybrid", depth=2, rollouts=2, rollout_policy="evaluator", step_cap=3),
+    ):
+        games = play_games(agent, seeds, "ntuple", network, max_moves=40)
+        assert (games.moves > 0).all(), agent
+    grid = [[2, 2, 4, 8], [0, 4, 4, 0], [2, 0, 0, 0], [0, 0, 0, 2]]
+    values = search_values(grid, 1, network)
+    for d in range(4):
+        after, score = move(encode(grid), d)
+        assert values[d] == pytest.approx(score + plain_value(network, decode(after)), rel=1e-9)
+    with pytest.raises(ValueError, match="weighted heuristic"):
+        play_games(AgentConfig("switching"), seeds, "ntuple", network)

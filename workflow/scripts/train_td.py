@@ -1,0 +1,29 @@
+"""Snakemake adapter: one TD(0) training run of an n-tuple network for one seed."""
+
+from pathlib import Path
+
+from g2048.evaluators.ntuple import save_network
+from g2048.study.progress import script_log
+from g2048.study.provenance import write_record
+from g2048.study.results import write_csv, write_json
+from g2048.study.stages import train_td
+
+sm = snakemake  # noqa: F821
+log = script_log(sm.log[0])
+write_record(sm.output.provenance, sm.output.result)
+checkpoint = Path(sm.params.checkpoint)
+checkpoint.parent.mkdir(parents=True, exist_ok=True)
+log(f"train td seed {sm.wildcards.seed}: {sm.params.settings}")
+result, curve, network = train_td(
+    dict(sm.params.settings),
+    int(sm.wildcards.seed),
+    sm.params.study_seed,
+    sm.output.network,
+    str(checkpoint),
+    log,
+)
+save_network(sm.output.network, network)
+write_csv(sm.output.history, curve)
+write_json(sm.output.result, result)
+checkpoint.unlink(missing_ok=True)
+log("done")
