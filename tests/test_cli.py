@@ -19,6 +19,7 @@ from g2048.cli.main import main
 from g2048.cli.watch import CLEAR, Position, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS, ntuple
+from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
 from g2048.study.results import write_json
 from g2048.study.stages import select
@@ -364,3 +365,21 @@ def test_the_network_evaluator_refuses_what_is_not_a_network(
         main(["play", "--agent", "greedy", "--evaluator", "ntuple", *weights])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
+    args = ["train", "--network", "lines4x2", "--games", "1500", "--seed", "2"]
+    args += ["--study-seed", "5", "--checkpoint-every", "1000"]
+    assert main([*args, "--out", str(out), "--curve", str(curve)]) == 0
+    want, want_curve = train(
+        "lines4x2", 1500, lambda at, n: game_seeds(5, "td-s2", n, at), checkpoint_every=1000
+    )
+    np.testing.assert_array_equal(ntuple.load_network(out).lut, want.lut)
+    got = pd.read_csv(curve)
+    assert got.games.tolist() == [1000, 1500]
+    np.testing.assert_allclose(got.mean_score, want_curve.mean_score)
+    assert not out.with_name("net.npz.ckpt").exists()
+    assert "wrote" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([*args[:-2], "--checkpoint-every", "1500", "--out", str(out)])

@@ -7,6 +7,8 @@ import pytest
 from g2048 import evaluators
 from g2048.agents import AgentConfig
 from g2048.agents.expectimax import move_values, new_table
+from g2048.agents.rollout import EVALUATOR_POLICY, rollout_gain
+from g2048.engine.bitboard import shift_scored, spawn_tile
 from g2048.engine.board import decode, encode, legal_moves, move
 from g2048.engine.reference import ref_afterstate_expectimax, ref_ntuple_value, ref_symmetries
 from g2048.engine.rng import game_seeds, rng_state
@@ -130,3 +132,25 @@ def test_every_agent_plays_with_a_network_and_greedy_takes_reward_plus_value() -
         assert values[d] == pytest.approx(score + plain_value(network, decode(after)), rel=1e-9)
     with pytest.raises(ValueError, match="weighted heuristic"):
         play_games(AgentConfig("switching"), seeds, "ntuple", network)
+
+
+@pytest.mark.parametrize("name", ["lines4x2", "nneonneo"])
+def test_evaluator_rollouts_play_the_greedy_moves(name: str) -> None:
+    network = random_network("lines4x2", seed=8)
+    weights = network if name == "lines4x2" else None
+    kind, w, table = evaluators.prepare("ntuple" if weights else name, weights)
+    ev = (kind, w, table)
+    stats = np.zeros(2, dtype=np.int64)
+    for grid in played_boards(5, 20, seed=9):
+        b = np.uint64(encode(grid))
+        gain = rollout_gain(b, False, EVALUATOR_POLICY, 30, rng_state(4), ev)
+        # the same 30 moves, each chosen by depth-1 expectimax (greedy), the same spawns
+        state, total = rng_state(4), 0
+        for _ in range(30):
+            values = move_values(b, 1, ev, (0, 0, 0, state), 0.0, new_table(0), 1, stats)
+            if values.max() == -np.inf:
+                break
+            after, score = shift_scored(b, int(np.argmax(values)))
+            total += score
+            b = spawn_tile(after, state)
+        assert gain == total

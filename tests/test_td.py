@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from g2048.agents import AgentConfig
+from g2048.cli.bench import training_figures
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import ntuple
 from g2048.learning.td import CURVE_COLUMNS, train
@@ -127,3 +128,9 @@ def test_bad_settings_are_refused() -> None:
         train("lines4x2", 100, seeds, alpha=0.0)
     with pytest.raises(ValueError, match="unknown network"):
         train("lines9", 100, seeds)
+
+
+def test_the_training_benchmark_reports_moves_and_games_per_second() -> None:
+    figures = training_figures(games=300, network="lines4x2")
+    assert figures["td_games"] == 300
+    assert figures["td_moves_per_s"] > 50 * figures["td_games_per_s"] > 0  # games of 50+ moves

@@ -1,5 +1,6 @@
-"""Engine speed figures, measured in one run so that ratios are not spoiled by machine noise, and
-the search profile of `python -m g2048 profile`."""
+"""Engine speed figures, measured in one run so that ratios are not spoiled by machine noise
+(random playouts, the reference engine, expectimax, TD training), and the search profile of
+`python -m g2048 profile`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from g2048.engine import reference
 from g2048.engine.board import random_games
 from g2048.engine.parallel import max_threads
 from g2048.engine.rng import game_seeds
+from g2048.learning.td import train
 from g2048.play import play_games
 
 
@@ -98,6 +100,19 @@ def search_figures(
         figures[f"expectimax_d{depth}_moves_per_s"] = float(df.moves.sum() / seconds)
         figures[f"expectimax_d{depth}_mean_score"] = float(df.score.mean())
     return figures
+
+
+def training_figures(games: int = 2000, network: str = "wu6x4") -> dict[str, float]:
+    """TD(0) training from zero weights on one thread: game moves (with their updates) and
+    games per second over the first `games` games, after compiling."""
+    _, curve = train(network, games, lambda at, n: game_seeds(0, "bench-td", n, at))
+    moves = curve.mean_moves * np.diff(curve.games, prepend=0)
+    seconds = float((moves / curve.moves_per_s).sum())
+    return {
+        "td_games": games,
+        "td_moves_per_s": float(moves.sum()) / seconds,
+        "td_games_per_s": games / seconds,
+    }
 
 
 def search_profile(depth: int, games: int, repeat: int = 1, **settings: object) -> str:

@@ -18,22 +18,24 @@ import numpy as np
 import g2048
 from g2048.agents import AGENTS, AgentConfig
 from g2048.agents.rollout import POLICIES
-from g2048.cli.bench import engine_figures, search_figures, search_profile
+from g2048.cli.bench import engine_figures, search_figures, search_profile, training_figures
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
-from g2048.evaluators.ntuple import Network
+from g2048.evaluators.ntuple import NETWORKS, Network, save_network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study.config import ConfigError, load_config, load_schema
 from g2048.study.digests import verify, write_digests
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
+from g2048.study.results import write_csv
+from g2048.study.stages import train_td
 
 
 def _bench(args: argparse.Namespace) -> int:
     figures = engine_figures(seconds=args.seconds)
     if not args.engine_only:
-        figures |= search_figures()
+        figures |= search_figures() | training_figures()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -58,6 +60,13 @@ def _bench(args: argparse.Namespace) -> int:
         for d in (3, 5)
         if f"expectimax_d{d}_moves_per_s" in figures
     ]
+    if "td_moves_per_s" in figures:
+        rows.append(
+            (
+                f"TD(0) training, wu6x4, first {figures['td_games']} games, 1 thread",
+                f"{figures['td_moves_per_s'] / 1e3:.1f} k moves/s",
+            )
+        )
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value:>18}")
@@ -235,6 +244,40 @@ def _writable(path: Path) -> str | None:
     return None
 
 
+def _train(args: argparse.Namespace) -> int:
+    for out in (args.out, args.curve):
+        if out is not None and (problem := _writable(out)):
+            args.parser.error(f"{out}: {problem}")
+    settings = {
+        "network": args.network,
+        "games": args.games,
+        "alpha": args.alpha,
+        "coherence": args.coherence,
+        "checkpoint_every": args.checkpoint_every,
+    }
+    checkpoint = args.out.with_name(args.out.name + ".ckpt")
+    try:
+        data, curve, network = train_td(
+            settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
+            lambda line: print(line, flush=True),
+        )  # fmt: skip
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the same command resumes from {checkpoint}", file=sys.stderr)
+        return 130
+    save_network(args.out, network)
+    if args.curve is not None:
+        write_csv(args.curve, curve)
+    checkpoint.unlink(missing_ok=True)
+    last = curve.iloc[-1]
+    print(
+        f"wrote {args.out} (sha256 {data['network_sha256'][:16]}): over the last block, "
+        f"mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
+    )
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
     if args.out is not None and (problem := _writable(args.out)):
@@ -399,6 +442,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare only the files present (a rerun of some of the jobs)",
     )
     check.set_defaults(func=_verify, parser=check)
+    train = commands.add_parser(
+        "train",
+        help="train an n-tuple network by TD(0) self-play",
+        description="The pipeline's td tuning run outside the pipeline: the same games (seeded "
+        "from --study-seed and the run's name td-s<seed>), the same network for the same "
+        "settings. The state is saved to OUT.ckpt every --checkpoint-every games; after a kill "
+        "the same command resumes from it.",
+    )
+    train.add_argument("--network", choices=list(NETWORKS), default="wu6x4", help="(default wu6x4)")
+    train.add_argument("--games", type=_bounded(int, 1), default=100000, help="(default 100000)")
+    train.add_argument("--alpha", type=_positive_float, default=0.1, help="(default 0.1)")
+    train.add_argument("--coherence", action="store_true", help="temporal-coherence learning rates")
+    train.add_argument("--seed", type=_bounded(int, 0), default=1, help="run seed (default 1)")
+    train.add_argument("--study-seed", type=_bounded(int, 0), default=2048, help="(default 2048)")
+    train.add_argument(
+        "--checkpoint-every", type=_bounded(int, 1000), default=10000, help="(default 10000)"
+    )
+    train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
+    train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")
+    train.set_defaults(func=_train, parser=train)
     agent_options = _agent_options()
     play = commands.add_parser(
         "play", parents=[agent_options], help="play games and summarize them"
