@@ -1,8 +1,9 @@
 """g2048: reproducible experiments with 2048-playing agents.
 
 Layers, each a folder, importing only from the layers before it: engine (rules, random numbers,
-reference) < evaluators < agents < play (the batch runner) < study (config, naming, objectives,
-stages, results) < report (statistics, tables, figures, claims) < cli. The tuners in `tuning`
+reference) < evaluators < agents < play (the batch runner) < learning (TD training of n-tuple
+networks) < study (config, naming, objectives, stages, results) < report (statistics, tables,
+figures, claims) < cli. The tuners in `tuning`
 are generic optimisers that import nothing of the package.
 
 Numba's on-disk cache only notices edits to the file that defines a function, not to the

@@ -15,7 +15,13 @@ from g2048.agents.rollout import POLICIES
 from g2048.evaluators import EVALUATOR_NAMES, ntuple
 from g2048.report import figures
 from g2048.report.tables import describe_agent, tuning_table
-from g2048.study.config import ConfigError, load_schema, switching_pairs, validate_config
+from g2048.study.config import (
+    ConfigError,
+    load_schema,
+    network_pairs,
+    switching_pairs,
+    validate_config,
+)
 from g2048.study.naming import (
     METHODS,
     OBJECTIVE_NAMES,
@@ -92,6 +98,18 @@ def test_switching_pairs_match_the_front_with_its_balanced_twin() -> None:
         if entry["name"] == "balanced-d2":
             entry["agent"]["depth"] = 3  # no longer the switching agent's depth
     assert switching_pairs(config) == []
+
+
+def test_network_pairs_match_every_heuristic_of_the_same_agent() -> None:
+    config = validate_config(yaml.safe_load((CONFIGS / "config.yaml").read_text()))
+    assert network_pairs(config) == [
+        ("ntuple-d1", "greedy"), ("ntuple-d1", "nneonneo-d1"), ("ntuple-d1", "classic4-d1"),
+        ("ntuple-d1", "nsga4-d1"), ("ntuple-d1", "cem8-d1"), ("ntuple-d3", "nneonneo-d3"),
+    ]  # fmt: skip
+    for entry in config["benchmark"]["entries"]:
+        if entry["name"] == "nneonneo-d3":
+            entry["agent"]["cutoff"] = 0.001  # other search settings: no longer comparable
+    assert ("ntuple-d3", "nneonneo-d3") not in network_pairs(config)
 
 
 AGENT_SCHEMA = load_schema()["$defs"]["agent"]["properties"]

@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from g2048 import source_digest
 from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import Network
 from g2048.learning.td import train
@@ -66,7 +67,8 @@ def train_td(
 ) -> tuple[dict, pd.DataFrame, Network]:
     """One TD(0) training run (games seeded from `study_seed` and the run's name): (result for
     JSON, naming the network's file `network_path` and the digest of its weights; learning
-    curve; network). Resumes from `checkpoint` when it holds this run's state."""
+    curve; network). Resumes from `checkpoint` when it holds this run's state (same settings,
+    seeds and numba code)."""
     purpose = tuning_purpose("td", seed)
     start = time.perf_counter()
     first = 0  # games done before this process started (a resumed run)
@@ -91,7 +93,8 @@ def train_td(
         coherence=settings.get("coherence", False),
         checkpoint=checkpoint,
         checkpoint_every=settings["checkpoint_every"],
-        key={"study_seed": study_seed, "purpose": purpose},
+        # a checkpoint of other code is never resumed either
+        key={"study_seed": study_seed, "purpose": purpose, "code": source_digest(numba_only=True)},
         progress=progress,
         resumed=resumed,
     )
