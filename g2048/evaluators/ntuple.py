@@ -125,7 +125,8 @@ def tuple_index(board: np.uint64, weights: np.ndarray, p: int, n: int) -> int:
     """The index into a tuple's table of the cells whose shifts are weights[p : p + n]."""
     idx = 0
     for j in range(n):
-        idx |= np.int64((board >> np.uint64(weights[p + j])) & np.uint64(0xF)) << (4 * j)
+        shift = np.uint64(np.int64(weights[p + j]))  # via int64: one conversion instruction
+        idx |= np.int64((board >> shift) & np.uint64(0xF)) << (4 * j)
     return idx
 
 
