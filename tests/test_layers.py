@@ -23,6 +23,11 @@ def layer_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+def is_module(name: str) -> bool:
+    """Whether g2048.<name> is a module or a folder of the package (not a name in __init__)."""
+    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+
+
 def package_imports(path: Path) -> set[str]:
     """The g2048 modules that a source file imports (absolute imports only: the package uses
     no relative ones)."""
@@ -34,8 +39,10 @@ def package_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, f"{path}: relative import"
             if node.module and node.module.split(".")[0] == "g2048":
-                if node.module == "g2048":
-                    found |= {f"g2048.{a.name}" for a in node.names}
+                if node.module == "g2048":  # a subpackage, or a name of the package root
+                    found |= {
+                        f"g2048.{a.name}" if is_module(a.name) else "g2048" for a in node.names
+                    }
                 else:
                     found.add(node.module)
     return found
