@@ -297,10 +297,14 @@ def test_ctrl_c_stops_play_at_once_and_writes_nothing(tmp_path: Path) -> None:
     line and no traceback, long before the run would have ended, and --out stays absent."""
     out = tmp_path / "games.csv"
     command = [sys.executable, "-m", "g2048", "play", "--agent", "expectimax", "--depth", "5"]
+    # compile (or load) first, so that the signal below finds the games running, however long
+    # a cold compile takes on the machine
+    warm = subprocess.run([*command, "--games", "1", "--max-moves", "1"], capture_output=True)
+    assert warm.returncode == 0, warm.stderr
     command += ["--games", "20000", "--out", str(out)]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(8)  # compiled or loaded from the cache, playing
+        time.sleep(8)  # loaded from the cache, playing
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=120)  # the whole run: about half an hour
