@@ -58,7 +58,8 @@ def cluster_jobs(dry_run_summary: str) -> int:
     """Jobs of the rules that play games (the others are localrules), from the job counts
     of `snakemake -n --quiet rules`."""
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", dry_run_summary, flags=re.M))
-    return sum(int(counts[rule]) for rule in ("tune", "validate", "benchmark_shard"))
+    rules = ("tune", "train_td", "validate", "benchmark_shard")
+    return sum(int(counts[rule]) for rule in rules)
 
 
 def test_a_failing_job_is_reported_not_waited_for(tmp_path: Path) -> None:
