@@ -11,7 +11,7 @@ import pandas as pd
 from numba import njit
 
 from g2048 import evaluators
-from g2048.agents import TABLE_BITS, AgentConfig, choose_move
+from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
 from g2048.agents.expectimax import new_table
 from g2048.engine.bitboard import (
     OVERFLOW,
@@ -35,6 +35,9 @@ COLUMNS = (
     "empty_mean",
     "nodes",
     "overflow",
+    "depth_mean",
+    "depths",
+    "timed",
     "seconds",
 )
 
@@ -46,19 +49,20 @@ def game_streams(seed: np.uint64) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def play_game(seed, kind, params, ev_kind, weights, tables, max_moves) -> tuple:  # noqa: ANN001
+def play_game(seed, kind, params, ev_kind, weights, tables, max_moves, stop) -> tuple:  # noqa: ANN001
     """One game from its seed: (score, max rank, moves, sum of empty cells over the positions
-    faced, search nodes, overflow flag). The spawns and the agent draw from separate streams,
-    so agents compared on one seed face the same spawn stream."""
+    faced, search nodes, overflow flag, moves decided at each search depth). The spawns and
+    the agent draw from separate streams, so agents compared on one seed face the same spawn
+    stream. The game ends early, unfinished, once stop[0] is set (by another thread)."""
     spawns, rng = game_streams(seed)
     tt = new_table(int(params[TABLE_BITS]))
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
     b = start_board(spawns)
     score = 0
     moves = 0
     empty_sum = empty_count(b)
     overflow = False
-    while moves < max_moves:
+    while moves < max_moves and not stop[0]:
         d = choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, moves, stats)
         if d < 0:  # no move that changes the board, unless merging two 32768 tiles
             overflow = not is_game_over(b)
@@ -71,7 +75,13 @@ def play_game(seed, kind, params, ev_kind, weights, tables, max_moves) -> tuple:
         b = spawn_tile(after, spawns)
         moves += 1
         empty_sum += empty_count(b)
-    return score, max_rank(b), moves, empty_sum, stats[0], overflow
+    return score, max_rank(b), moves, empty_sum, stats[0], overflow, stats[2:]
+
+
+def depth_counts(reached: np.ndarray) -> str:
+    """Moves per search depth as 'depth:moves' pairs, e.g. '5:210 7:42' ('none' without
+    search)."""
+    return " ".join(f"{d}:{n}" for d, n in enumerate(reached) if n) or "none"
 
 
 def evaluator_rows(
@@ -113,11 +123,13 @@ def play_games(
     """Play one game per seed on `threads` threads; one row per game, columns COLUMNS.
 
     Every column but `seconds` is a function of (agent, evaluator, weights, seed) alone,
-    whatever `threads` is. max_moves > 0 stops a game after that many moves. progress(done,
-    total) is called after each game. Games run in a thread pool over the GIL-free numba
-    `play_game` rather than in a prange loop, so that each game can be timed and reported; an
-    exception in the calling thread (KeyboardInterrupt) cancels the games not yet started and
-    returns once the running ones have ended.
+    whatever `threads` is, unless the agent has a time budget (`agent.timed`, column `timed`).
+    `depth_mean` and `depths`: the search depth that decided each move (see depth_counts).
+    max_moves > 0 stops a game after that many moves. progress(done, total) is called after each
+    game. Games run in a thread pool over the GIL-free numba `play_game` rather than in a prange
+    loop, so that each game can be timed and reported; an exception in the calling thread
+    (KeyboardInterrupt) cancels the games not yet started, stops the running ones within a move
+    and propagates.
     """
     check_threads(threads)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -127,13 +139,16 @@ def play_games(
     params = agent.params()
     limit = max_moves if max_moves > 0 else 1 << 62
     out = np.zeros((seeds.size, 6), dtype=np.int64)
+    reached = np.zeros((seeds.size, STATS_SIZE - 2), dtype=np.int64)
     seconds = np.zeros(seeds.size)
+    stop = np.zeros(1, dtype=np.int64)
     if seeds.size:  # compile or load from the cache now, not inside the first game's time
-        play_game(seeds[0], agent.kind, params, ev_kind, w, tables, 0)
+        play_game(seeds[0], agent.kind, params, ev_kind, w, tables, 0, stop)
 
     def run(i: int) -> None:
         t0 = time.perf_counter()
-        out[i] = play_game(seeds[i], agent.kind, params, ev_kind, w, tables, limit)
+        game = play_game(seeds[i], agent.kind, params, ev_kind, w, tables, limit, stop)
+        out[i], reached[i] = game[:6], game[6]
         seconds[i] = time.perf_counter() - t0
 
     pool = ThreadPoolExecutor(max_workers=threads)
@@ -143,7 +158,10 @@ def play_games(
             future.result()
             if progress is not None:
                 progress(done + 1, seeds.size)
-    finally:  # after an error or Ctrl-C: drop the queued games, let the running ones end
+    except BaseException:  # an error or Ctrl-C: drop the queued games, stop the running ones
+        stop[0] = 1
+        raise
+    finally:
         pool.shutdown(wait=True, cancel_futures=True)
     ranks = out[:, 1]
     return pd.DataFrame(
@@ -156,6 +174,9 @@ def play_games(
             "empty_mean": out[:, 3] / (out[:, 2] + 1),
             "nodes": out[:, 4],
             "overflow": out[:, 5].astype(bool),
+            "depth_mean": reached @ np.arange(reached.shape[1]) / np.maximum(reached.sum(1), 1),
+            "depths": [depth_counts(r) for r in reached],
+            "timed": agent.timed,
             "seconds": seconds,
         },
         columns=list(COLUMNS),

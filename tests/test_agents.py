@@ -10,11 +10,12 @@ from g2048.agents import (
     BALANCED,
     CORNER_HEAVY,
     EMPTY_HEAVY,
+    STATS_SIZE,
     AgentConfig,
     choose_move,
     switching_row,
 )
-from g2048.agents.expectimax import move_values, new_table
+from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
 from g2048.engine.bitboard import is_game_over, play_random, start_board
 from g2048.engine.board import decode, encode
 from g2048.engine.reference import ref_expectimax
@@ -25,9 +26,11 @@ from g2048.play import COLUMNS, evaluator_rows, play_games
 def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int = 0) -> np.ndarray:
     fn, w, table = evaluators.prepare(name)
     stats = np.zeros(2, dtype=np.int64)
-    mc = (0, 0, 0, rng_state(0))
+    mc = (0, 0, 0, np.uint64(0))
     tt = new_table(table_bits)
-    return move_values(np.uint64(encode(grid)), depth, (fn, w, table), mc, 0.0, tt, 1, stats)
+    return move_values(
+        np.uint64(encode(grid)), depth, (fn, w, table), mc, 0.0, tt, 1, stats, NO_LIMIT, 0
+    )[0]
 
 
 HAND_BOARDS = [
@@ -223,7 +226,7 @@ def test_switching_needs_three_weight_vectors() -> None:
 def test_choose_move_returns_minus_one_on_a_dead_board() -> None:
     dead = np.uint64(encode([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]))
     kind, w, t = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
     for agent in (AgentConfig("random"), AgentConfig("expectimax"), AgentConfig("montecarlo")):
         d = choose_move(
             agent.kind, agent.params(), kind, w, t, dead, rng_state(1), new_table(4), 1, stats

@@ -33,6 +33,9 @@ def games(scores: list[int], tiles: list[int], seeds: list[int] | None = None) -
             "empty_mean": [5.0] * n,
             "nodes": [1000] * n,
             "overflow": [False] * n,
+            "depth_mean": [3.0] * n,
+            "depths": [f"3:{100 + 10 * i}" for i in range(n)],
+            "timed": [False] * n,
             "seconds": [0.5] * n,
         }
     )
@@ -87,6 +90,24 @@ def test_benchmark_table_keeps_config_order_and_labels() -> None:
     assert list(table.name) == ["b", "a"]
     assert table.loc[1, "agent"] == "expectimax d5 cutoff 0.0001"
     assert table.loc[1, "weights"] == "tuned:nsga2" and table.loc[0, "weights"] == "defaults"
+
+
+def test_benchmark_table_sums_the_depths_and_marks_timed_rows() -> None:
+    entries = [
+        {"name": "fixed", "agent": {"name": "expectimax", "depth": 3}, "evaluator": "ovolve"},
+        {"name": "timed", "agent": {"name": "expectimax", "depth": 9, "budget_ms": 5},
+         "evaluator": "ovolve"},
+        {"name": "mc", "agent": {"name": "montecarlo"}, "evaluator": "ovolve"},
+    ]  # fmt: skip
+    deep = games([1, 2], [2, 4]).assign(depths=["3:10 5:30", "5:50 7:10"])
+    mc = games([1, 2], [2, 4]).assign(depths="none")
+    table = benchmark_table({"fixed": games([1, 2], [2, 4]), "timed": deep, "mc": mc}, entries)
+    assert table.depth_mean.iloc[0] == 3.0 and table.depths.iloc[0] == "3:100%"
+    assert table.depth_mean.iloc[1] == (3 * 10 + 5 * 80 + 7 * 10) / 100
+    assert table.depths.iloc[1] == "3:10% 5:80% 7:10%"
+    assert np.isnan(table.depth_mean.iloc[2]) and table.depths.iloc[2] == "none"
+    assert table.timed.tolist() == [False, True, False]
+    assert table.nodes_per_move.iloc[0] == 2000 / 210
 
 
 def test_describe_agent_names_the_rollout_settings() -> None:

@@ -31,6 +31,23 @@ def test_digests_leave_out_timing_columns_and_provenance(tmp_path: Path) -> None
     assert len(a["results/benchmark/greedy.csv"]["rows"]) == 3  # header and two games
 
 
+def test_digests_reduce_timed_rows_to_a_marker(tmp_path: Path) -> None:
+    """Rows of games under a time budget differ between runs in every column: only their
+    number counts; the other rows of the same file are compared as usual."""
+
+    def digests(where: Path, timed_score: int, plain_score: int) -> dict:
+        games = pd.DataFrame(
+            {"score": [timed_score, plain_score], "timed": [True, False], "seconds": [1.0, 2.0]}
+        )
+        (where / "results").mkdir(parents=True)
+        games.to_csv(where / "results" / "mixed.csv", index=False)
+        return result_digests(where / "results")
+
+    base = digests(tmp_path / "a", 100, 7)
+    assert digests(tmp_path / "b", 999, 7) == base
+    assert digests(tmp_path / "c", 100, 8) != base
+
+
 def test_verify_names_the_first_differing_file_and_row(tmp_path: Path) -> None:
     write_digests(make_results(tmp_path / "a"), tmp_path / "digests.json")
     assert verify(tmp_path / "digests.json", tmp_path / "a" / "results") is None

@@ -14,6 +14,7 @@ def reach_table(rates: list[float], scores: list[float], lows: list[float]) -> p
     for i, (rate, score, low) in enumerate(zip(rates, scores, lows, strict=True)):
         row = {"name": f"row{i}", "score_mean": score, "score_low": low}
         row |= {"score_high": score + 100.0, "ms_per_move": 0.1 * (i + 1)}
+        row |= {"algorithm": "expectimax", "evaluator": "nneonneo", "budget_ms": 0.0}
         for tile in REACH:
             row |= {f"reach_{tile}": rate, f"reach_{tile}_low": max(rate - 0.1, 0.0)}
             row[f"reach_{tile}_high"] = min(rate + 0.1, 1.0)
@@ -49,6 +50,24 @@ def test_score_intervals_are_not_drawn_below_zero() -> None:
     table = reach_table([0.5, 0.5], [100.0, 200.0], [-300.0, 150.0])
     ax = figures.cost_strength(table).axes[0]
     assert min(seg[:, 1].min() for seg in error_bars(ax)) == 0.0
+
+
+def test_cost_strength_joins_each_algorithms_budgets_in_order() -> None:
+    table = reach_table([0.5] * 5, [100.0, 300.0, 200.0, 400.0, 150.0], [50.0] * 5)
+    table["algorithm"] = ["expectimax", "expectimax", "montecarlo", "montecarlo", "expectimax"]
+    table["budget_ms"] = [10.0, 1.0, 1.0, 10.0, 0.0]  # the last row has no budget
+    ax = figures.cost_strength(table).axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines() if line.get_linestyle() == "-"}
+    assert sorted(lines) == [
+        "expectimax (nneonneo) at 1, 10 ms",
+        "montecarlo (nneonneo) at 1, 10 ms",
+    ]
+    np.testing.assert_array_equal(
+        lines["expectimax (nneonneo) at 1, 10 ms"].get_ydata(), [300, 100]
+    )
+    np.testing.assert_array_equal(
+        lines["montecarlo (nneonneo) at 1, 10 ms"].get_ydata(), [200, 400]
+    )
 
 
 def test_the_palette_is_the_colour_blind_safe_one() -> None:

@@ -151,15 +151,32 @@ def _schema_accepts(key: str, value: object) -> bool:
 
 
 @pytest.mark.parametrize(
-    "key", ["depth", "cutoff", "table_bits", "rollouts", "step_cap", "empty_threshold"]
+    "key",
+    [
+        "depth",
+        "cutoff",
+        "table_bits",
+        "rollouts",
+        "step_cap",
+        "empty_threshold",
+        "budget_ms",
+        "budget_nodes",
+    ],
 )
 def test_the_schema_bounds_are_the_package_bounds(key: str) -> None:
     spec = AGENT_SCHEMA[key]
+    if "oneOf" in spec:  # depth: its integer range (its word is checked below)
+        spec = next(s for s in spec["oneOf"] if s.get("type") == "integer") | spec
     edges = [spec.get("minimum"), spec.get("maximum"), spec.get("exclusiveMaximum")]
     for edge in [e for e in edges if e is not None]:
         for value in (edge - 1, edge, edge + 1) if isinstance(edge, int) else (edge, edge - 1e-9):
             value = type(spec.get("default", 0))(value)
             assert _schema_accepts(key, value) == _agent_config_accepts(key, value), (key, value)
+
+
+@pytest.mark.parametrize("depth", ["auto", "deep", 2.5, True])
+def test_the_schema_and_the_package_take_the_same_depth_words(depth: object) -> None:
+    assert _schema_accepts("depth", depth) == _agent_config_accepts("depth", depth)
 
 
 def test_describe_agent_reads_defaults_from_the_package() -> None:
@@ -168,3 +185,12 @@ def test_describe_agent_reads_defaults_from_the_package() -> None:
     )
     rollouts = AgentConfig("montecarlo").rollouts
     assert describe_agent({"name": "hybrid"}) == f"hybrid d3 {rollouts} rollouts"
+
+
+def test_describe_agent_names_the_depth_rule_and_the_budget() -> None:
+    assert describe_agent({"name": "expectimax", "depth": "auto"}) == "expectimax auto depth"
+    timed = {"name": "expectimax", "depth": 9, "budget_ms": 10}
+    assert describe_agent(timed) == "expectimax to d9 10 ms/move"
+    assert describe_agent({"name": "montecarlo", "budget_nodes": 400}) == (
+        "montecarlo 400 nodes/move"
+    )

@@ -36,9 +36,13 @@ def table(where: Path, name: str) -> pd.DataFrame:
 def test_benchmark_table_has_every_entry_with_sane_values(smoke: Path) -> None:
     df = table(smoke, "benchmark")
     config_games = {"random": 8, "greedy": 8, "expectimax-d3": 4}
-    assert len(df) == 12
+    assert len(df) == 16
     for name, games in config_games.items():
         assert df.set_index("name").loc[name, "games"] == games
+    assert df.loc[df.timed, "name"].tolist() == ["expectimax-1ms", "mc-1ms"]
+    depth = df.set_index("name").depth_mean
+    assert depth["expectimax-d3"] == 3 and depth["greedy"] == 1 and np.isnan(depth["mc-100"])
+    assert depth["expectimax-2k-nodes"] > 1 and depth["nneonneo-auto"] >= 7
     assert (df.score_low <= df.score_mean).all() and (df.score_mean <= df.score_high).all()
     rates = df.filter(regex=r"^reach_\d+(_low|_high)?$")
     assert ((rates >= 0) & (rates <= 1)).all().all()
@@ -102,7 +106,7 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
-    assert len(jobs) == len(records) - 1 == 6 + 9 + 12 * 2  # tune, validate, benchmark shards
+    assert len(jobs) == len(records) - 1 == 6 + 9 + 16 * 2  # tune, validate, benchmark shards
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     for name in ("benchmark", "validation", "tuning", "learned"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()

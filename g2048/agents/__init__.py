@@ -10,14 +10,20 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from g2048.agents.expectimax import move_values
-from g2048.agents.rollout import POLICIES, mean_rollout_gain
-from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move, shift_scored
+from g2048.agents.deepening import MAX_PLIES, STEP, search_values
+from g2048.agents.montecarlo import montecarlo_values
+from g2048.agents.rollout import POLICIES
+from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
+from g2048.engine.rng import next_u64
 
 RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(6)
 AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
 # Indices into the parameter vector.
-DEPTH, CUTOFF, TABLE_BITS, ROLLOUTS, POLICY, STEP_CAP, EMPTY_THRESHOLD = range(7)
+DEPTH, CUTOFF, TABLE_BITS, ROLLOUTS, POLICY, STEP_CAP, EMPTY_THRESHOLD, BUDGET_MS, BUDGET_NODES = (
+    range(9)
+)
+AUTO = "auto"  # the adaptive depth (g2048.agents.deepening), DEPTH 0 in the parameter vector
+STATS_SIZE = 2 + MAX_PLIES + 1  # choose_move's stats: nodes, table hits, moves per depth reached
 # Rows of a switching agent's weights: the front's balanced point, then its extremes.
 BALANCED, EMPTY_HEAVY, CORNER_HEAVY = range(3)
 
@@ -26,27 +32,36 @@ BALANCED, EMPTY_HEAVY, CORNER_HEAVY = range(3)
 class AgentConfig:
     """An agent and its settings; unused settings are ignored by agents that do not need them.
 
-    depth: search plies (expectimax, hybrid, switching; greedy is depth 1). cutoff: prune
-    chance nodes below this path probability (0 = off). table_bits: log2 slots of the
-    transposition table (0 = off). rollouts, rollout_policy, step_cap (0 = to game end):
-    Monte Carlo valuation (montecarlo, hybrid). empty_threshold: switching uses its empty-heavy
-    weights at this many empty cells or fewer.
+    depth: search plies (expectimax, hybrid, switching; greedy is depth 1), "auto" for
+    nneonneo's adaptive depth, or with a budget the deepest iteration. cutoff: prune chance
+    nodes below this path probability (0 = off). table_bits: log2 slots of the transposition
+    table (0 = off). rollouts, rollout_policy, step_cap (0 = to game end): Monte Carlo valuation
+    (montecarlo, hybrid). empty_threshold: switching uses its empty-heavy weights at this many
+    empty cells or fewer. budget_ms, budget_nodes (0 = none; at most one): the search per move
+    deepens (expectimax, hybrid, switching) or adds rollouts (montecarlo) while the budget
+    lasts, in milliseconds of wall-clock time or in nodes (rollouts for montecarlo).
     """
 
     name: str
-    depth: int = 3
+    depth: int | str = 3
     cutoff: float = 0.0
     table_bits: int = 16
     rollouts: int = 100
     rollout_policy: str = "random"
     step_cap: int = 0
     empty_threshold: int = 3
+    budget_ms: float = 0.0
+    budget_nodes: int = 0
 
     def __post_init__(self) -> None:
         if self.name not in AGENTS:
             raise ValueError(f"unknown agent {self.name!r}; known: {', '.join(AGENTS)}")
-        if not 1 <= self.depth <= 9:
-            raise ValueError(f"depth must be in 1..9, got {self.depth}")
+        if self.depth != AUTO and not (
+            isinstance(self.depth, int) and not isinstance(self.depth, bool)
+        ):
+            raise ValueError(f"depth must be an integer or {AUTO!r}, got {self.depth!r}")
+        if self.depth != AUTO and not 1 <= self.depth <= MAX_PLIES:
+            raise ValueError(f"depth must be in 1..{MAX_PLIES} or {AUTO!r}, got {self.depth}")
         if not 0.0 <= self.cutoff < 1.0:
             raise ValueError(f"cutoff must be in [0, 1), got {self.cutoff}")
         if not 0 <= self.table_bits <= 26:
@@ -61,6 +76,27 @@ class AgentConfig:
             raise ValueError(f"step_cap must be >= 0, got {self.step_cap}")
         if not 0 <= self.empty_threshold <= 16:
             raise ValueError(f"empty_threshold must be in 0..16, got {self.empty_threshold}")
+        if self.budget_ms < 0 or self.budget_nodes < 0:
+            raise ValueError("budget_ms and budget_nodes must be >= 0 (0 = no budget)")
+        if self.budget_ms and self.budget_nodes:
+            raise ValueError("give budget_ms or budget_nodes, not both")
+        if self.budgeted and self.depth == AUTO:
+            raise ValueError(
+                "depth 'auto' is a fixed depth rule; with a budget, depth is the deepest iteration"
+            )
+        if self.budgeted and self.name in ("random", "greedy"):
+            raise ValueError(f"agent {self.name!r} does not search: a budget does not apply")
+
+    @property
+    def budgeted(self) -> bool:
+        """True when a budget sets the search per move."""
+        return bool(self.budget_ms or self.budget_nodes)
+
+    @property
+    def timed(self) -> bool:
+        """True when the games depend on the machine's speed (a time budget): such results are
+        reproducible only up to timing."""
+        return bool(self.budget_ms)
 
     @property
     def kind(self) -> int:
@@ -84,7 +120,7 @@ class AgentConfig:
 
     def params(self) -> np.ndarray:
         """The parameter vector numba reads (indices DEPTH, CUTOFF, ...)."""
-        depth = 1 if self.name == "greedy" else self.depth
+        depth = 1 if self.name == "greedy" else 0 if self.depth == AUTO else self.depth
         return np.array(
             [
                 depth,
@@ -94,6 +130,8 @@ class AgentConfig:
                 POLICIES.index(self.rollout_policy),
                 self.step_cap,
                 self.empty_threshold,
+                self.budget_ms,
+                self.budget_nodes,
             ],
             dtype=np.float64,
         )
@@ -114,21 +152,18 @@ def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats
     if kind == RANDOM:
         return random_legal_move(b, rng)[0]
     rollouts = int(params[ROLLOUTS])
-    mc = (0, int(params[POLICY]), int(params[STEP_CAP]), rng)
+    mc = (0, int(params[POLICY]), int(params[STEP_CAP]), next_u64(rng))  # see rollout_state
     row = switching_row(b, int(params[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
     ev = (ev_kind, weights[row], tables[row])
+    budget_ms, budget_nodes = params[BUDGET_MS], int(params[BUDGET_NODES])
     if kind == MONTECARLO:
-        values = np.full(4, -np.inf)
-        for d in range(4):
-            after, gained = shift_scored(b, d)
-            if after != b:
-                stats[0] += rollouts
-                mean = mean_rollout_gain(after, True, rollouts, mc[1], mc[2], rng, ev)
-                values[d] = gained + mean
+        values = montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats)
     else:
         if kind == HYBRID:
-            mc = (rollouts, mc[1], mc[2], rng)
-        depth = int(params[DEPTH])
-        values = move_values(b, depth, ev, mc, params[CUTOFF], tt, stamp, stats)
+            mc = (rollouts, mc[1], mc[2], mc[3])
+        depth, cutoff = int(params[DEPTH]), params[CUTOFF]
+        values = search_values(
+            b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, STEP
+        )
     best = np.argmax(values)
     return -1 if values[best] == -np.inf else best

@@ -20,7 +20,7 @@ as depth 2k + 1.
 
 Speed (numba): the tree is walked with an explicit stack, not recursion, because numba's cache
 mishandles self-recursive functions that call into other modules. Shared state travels as
-tuples: `ev` = (evaluator kind, weights, table); `mc` = (rollouts, policy, step cap, rng state),
+tuples: `ev` = (evaluator kind, weights, table); `mc` = (rollouts, policy, step cap, rollout base),
 rollouts 0 = static evaluation; `tt` = (keys, values) (see new_table). They are unpacked once
 per decision and the search calls `evaluate` directly: an array (or a tuple holding one) passed
 to an inlined helper costs two atomic reference-count calls per use when a call that may raise
@@ -51,10 +51,13 @@ from g2048.engine.bitboard import (
     shift,
     transpose,
 )
+from g2048.engine.clock import monotonic_ns
 from g2048.engine.rng import mix64
 from g2048.evaluators import adds_rewards, evaluate
 
 NEG_INF = -np.inf
+NO_LIMIT = 1 << 62  # a node limit no search reaches
+CLOCK_EVERY = 1024  # nodes between two readings of the clock under a deadline (~30-100 us)
 TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
 _LINE = np.uint64(0xFFFF)  # row 0 of a board
 _COLUMN = np.uint64(0x000F000F000F000F)  # column 0 of a board
@@ -153,8 +156,11 @@ def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # no
 
 
 @njit(cache=True, error_model="numpy")
-def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # noqa: ANN001
-    """Expectimax value of each direction from root board b (-inf for an illegal move).
+def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline) -> tuple:  # noqa: ANN001
+    """Expectimax value of each direction from root board b (-inf for an illegal move), and
+    whether the search completed: it is abandoned (False, values incomplete) once it has
+    generated more than node_limit nodes or, when deadline > 0, once the monotonic clock
+    passes deadline (ns; read every CLOCK_EVERY nodes).
 
     Frame k of the stack holds the node k plies below b: a move node for even k (b first), a
     chance node for odd k. Each pass of the loop folds values into the frames and generates
@@ -179,6 +185,8 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
     top = 0
     nodes = 1
     hits = 0
+    clock_every = 1 if rollouts else CLOCK_EVERY  # a rollout leaf takes as long as 1000 nodes
+    next_clock = clock_every
     known = False  # whether `value` is the value of `child`, to fold into frame `top`
     value = 0.0
     child, child_chance, child_prob, rem = b, False, 1.0, depth
@@ -219,7 +227,7 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
                 if top == 0:
                     stats[0] += nodes
                     stats[1] += hits
-                    return values
+                    return values, True
                 value = reals[top, _ACC]
                 child_chance = False
             else:  # a chance node: its next spawn
@@ -249,6 +257,12 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats) -> np.ndarray:  # no
             top -= 1
         # value the child now, or push its frame
         nodes += 1
+        if nodes > node_limit or (deadline and nodes >= next_clock):
+            next_clock = nodes + clock_every
+            if nodes > node_limit or monotonic_ns() >= deadline:
+                stats[0] += nodes
+                stats[1] += hits
+                return values, False
         child_rem = rem - 1
         slot = -1
         if child_rem == 0 or (child_chance and child_prob < cutoff):

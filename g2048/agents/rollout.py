@@ -25,7 +25,7 @@ from g2048.engine.bitboard import (
     shift_scored,
     spawn_tile,
 )
-from g2048.engine.rng import next_float
+from g2048.engine.rng import mix64, next_float, seed_state
 from g2048.evaluators import adds_rewards, evaluate
 
 POLICIES = ("random", "biased", "evaluator")
@@ -135,17 +135,25 @@ def rollout_gain(b: np.uint64, spawn_first: bool, policy: int, step_cap: int, st
 
 
 @njit(cache=True)
+def rollout_state(base: np.uint64, b: np.uint64, i: int) -> np.ndarray:
+    """The generator of rollout i from board b in a decision whose agent drew `base`: every
+    rollout has its own, so rollouts can run in any order, on any thread, and equal boards
+    in one decision are valued by the same rollouts."""
+    return seed_state((np.uint64(base) ^ mix64(np.uint64(b))) + np.uint64(i))
+
+
+@njit(cache=True)
 def mean_rollout_gain(
     b: np.uint64,
     spawn_first: bool,
     rollouts: int,
     policy: int,
     step_cap: int,
-    state: np.ndarray,
+    base: np.uint64,
     ev,  # noqa: ANN001
 ) -> float:
-    """Mean score gained over `rollouts` independent rollouts from b."""
+    """Mean score gained over rollouts 0 .. rollouts - 1 from b (see rollout_state)."""
     total = 0
-    for _ in range(rollouts):
-        total += rollout_gain(b, spawn_first, policy, step_cap, state, ev)
+    for i in range(rollouts):
+        total += rollout_gain(b, spawn_first, policy, step_cap, rollout_state(base, b, i), ev)
     return total / rollouts

@@ -12,13 +12,15 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from g2048.agents import AgentConfig
+from g2048.agents import STATS_SIZE, AgentConfig, choose_move
+from g2048.agents.expectimax import NO_LIMIT, new_table
+from g2048.cli.watch import positions
 from g2048.engine import reference
 from g2048.engine.board import random_games
 from g2048.engine.parallel import max_threads
-from g2048.engine.rng import game_seeds
+from g2048.engine.rng import game_seeds, rng_state
 from g2048.learning.td import train
-from g2048.play import play_games
+from g2048.play import evaluator_rows, play_games
 
 
 def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float:
@@ -99,6 +101,52 @@ def search_figures(
         df, seconds, _ = time_search(depth, games, max_moves)
         figures[f"expectimax_d{depth}_moves_per_s"] = float(df.moves.sum() / seconds)
         figures[f"expectimax_d{depth}_mean_score"] = float(df.score.mean())
+    return figures
+
+
+def _positions(games: int = 2, every: int = 25) -> list[np.uint64]:
+    """Every `every`-th position of fixed games of 3-ply expectimax (nneonneo, cutoff 1e-4)."""
+    agent = AgentConfig("expectimax", depth=3, cutoff=1e-4)
+    seeds = game_seeds(0, "bench-positions", games)
+    return [
+        np.uint64(p.board) for seed in seeds for p in list(positions(agent, int(seed)))[::every]
+    ]
+
+
+def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[str, float]:
+    """Iterative deepening under time budgets on fixed positions (nneonneo, cutoff 1e-4, 1
+    thread): per budget the worst and the 99th-percentile time of a move over the budget (the
+    call from Python included) and the mean depth reached; and its overhead at a fixed final
+    depth: deepening to 5 plies without a budget that stops it against fixed 5-ply search, the
+    same games (best of two interleaved runs each)."""
+    boards = _positions()
+    kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
+    figures: dict[str, float] = {"budget_positions": len(boards)}
+    for budget in budgets_ms:
+        agent = AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_ms=budget)
+        params, stats = agent.params(), np.zeros(STATS_SIZE, dtype=np.int64)
+        rng, table = rng_state(0), new_table(16)
+        choose_move(agent.kind, params, kind, w, tables, boards[0], rng, table, 0, stats)
+        stats[:] = 0
+        over = []
+        for i, b in enumerate(boards):
+            t0 = time.perf_counter()
+            choose_move(agent.kind, params, kind, w, tables, b, rng, table, i + 1, stats)
+            over.append(1000 * (time.perf_counter() - t0) - budget)
+        reached = stats[2:]
+        figures[f"budget_{budget:g}ms_worst_over_ms"] = float(np.max(over))
+        figures[f"budget_{budget:g}ms_p99_over_ms"] = float(np.percentile(over, 99))
+        figures[f"budget_{budget:g}ms_mean_depth"] = float(
+            reached @ np.arange(reached.size) / reached.sum()
+        )
+    fixed = AgentConfig("expectimax", depth=5, cutoff=1e-4)
+    deepening = AgentConfig("expectimax", depth=5, cutoff=1e-4, budget_nodes=NO_LIMIT)
+    seeds = game_seeds(0, "bench-deepening", 2)
+    best = {fixed: float("inf"), deepening: float("inf")}
+    for _ in range(2):
+        for agent in best:
+            best[agent] = min(best[agent], float(play_games(agent, seeds).seconds.sum()))
+    figures["deepening_overhead_d5"] = best[deepening] / best[fixed] - 1
     return figures
 
 

@@ -16,9 +16,15 @@ from pathlib import Path
 import numpy as np
 
 import g2048
-from g2048.agents import AGENTS, AgentConfig
+from g2048.agents import AGENTS, AUTO, AgentConfig
 from g2048.agents.rollout import POLICIES
-from g2048.cli.bench import engine_figures, search_figures, search_profile, training_figures
+from g2048.cli.bench import (
+    budget_figures,
+    engine_figures,
+    search_figures,
+    search_profile,
+    training_figures,
+)
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
@@ -35,7 +41,7 @@ from g2048.study.stages import train_td
 def _bench(args: argparse.Namespace) -> int:
     figures = engine_figures(seconds=args.seconds)
     if not args.engine_only:
-        figures |= search_figures() | training_figures()
+        figures |= search_figures() | budget_figures() | training_figures()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -60,6 +66,22 @@ def _bench(args: argparse.Namespace) -> int:
         for d in (3, 5)
         if f"expectimax_d{d}_moves_per_s" in figures
     ]
+    for key in [k for k in figures if k.endswith("_mean_depth")]:
+        budget = key.removeprefix("budget_").removesuffix("_mean_depth")
+        over = figures[f"budget_{budget}_worst_over_ms"]
+        rows.append(
+            (
+                f"expectimax under {budget}/move, {figures['budget_positions']} positions",
+                f"depth {figures[key]:.1f}, worst {over:+.2f} ms",
+            )
+        )
+    if "deepening_overhead_d5" in figures:
+        rows.append(
+            (
+                "deepening to 5 plies / fixed 5 plies, same games",
+                f"{figures['deepening_overhead_d5']:+.1%}",
+            )
+        )
     if "td_moves_per_s" in figures:
         rows.append(
             (
@@ -140,6 +162,16 @@ def _bounded(
 
 
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
+
+
+def _depth(text: str) -> int | str:
+    """A --depth value: plies, or 'auto' (AgentConfig checks the range)."""
+    if text == AUTO:
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer or {AUTO!r}: {text!r}") from None
 
 
 def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
@@ -348,7 +380,7 @@ def _agent_options() -> argparse.ArgumentParser:
         "results/select/... (default: the evaluator's weights); for --evaluator ntuple a "
         "network file, results/tune/td/seed1.npz, or a td selection file",
     )
-    kinds = {"cutoff": float, "rollout_policy": str}
+    kinds = {"cutoff": float, "rollout_policy": str, "budget_ms": float, "depth": _depth}
     meaning = load_schema()["$defs"]["agent"]["properties"]  # one text for config and CLI
     for field in _AGENT_SETTINGS:
         options.add_argument(

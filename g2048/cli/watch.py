@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from g2048.agents import TABLE_BITS, AgentConfig, choose_move
+from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
 from g2048.agents.expectimax import new_table
 from g2048.engine.bitboard import DIRECTIONS, OVERFLOW, shift_scored, spawn_tile, start_board
 from g2048.engine.board import decode
@@ -51,7 +51,7 @@ def positions(
     seed = np.uint64(seed)
     spawns, rng = game_streams(seed)
     table = new_table(int(params[TABLE_BITS]))
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
     board = np.uint64(start_board(spawns))
     score = moves = 0
     yield Position(int(board), score, moves, None)

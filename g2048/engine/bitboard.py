@@ -258,6 +258,21 @@ def max_rank(b: np.uint64) -> int:
     )
 
 
+@njit(cache=True)
+def distinct_ranks(b: np.uint64) -> int:
+    """How many different tiles the board holds (empty cells not counted)."""
+    seen = 0
+    for _ in range(16):
+        seen |= 1 << np.int64(b & np.uint64(0xF))
+        b >>= np.uint64(4)
+    seen &= ~1
+    count = 0
+    while seen:
+        seen &= seen - 1
+        count += 1
+    return count
+
+
 @njit(cache=True, inline="always")
 def max_in_corner(b: np.uint64) -> bool:
     """True when a corner cell holds the largest rank."""

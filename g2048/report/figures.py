@@ -172,16 +172,26 @@ def spread_labels(x: np.ndarray, y: np.ndarray, gap: float, width: float) -> np.
 
 
 def cost_strength(table: pd.DataFrame) -> plt.Figure:
-    """Strength against cost: mean score (95% CI) against milliseconds per move, log scale."""
+    """Strength against cost: mean score (95% CI) against milliseconds per move, log scale; the
+    time-budgeted rows of one algorithm and evaluator joined by a line, budgets in order, so
+    that the best algorithm at each budget reads off the top line."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     low = np.maximum(table.score_low, 0)  # no score is below zero
     err = np.clip([table.score_mean - low, table.score_high - table.score_mean], 0, None)
-    ax.errorbar(table.ms_per_move, table.score_mean, yerr=err, fmt="o", capsize=3)
+    ax.errorbar(table.ms_per_move, table.score_mean, yerr=err, fmt="o", capsize=3, color="C0")
+    budgeted = table[table.budget_ms > 0].sort_values("budget_ms")
+    groups = budgeted.groupby(["algorithm", "evaluator"])
+    for i, ((algorithm, evaluator), line) in enumerate(groups):
+        budgets = ", ".join(f"{b:g}" for b in line.budget_ms)
+        label = f"{algorithm} ({evaluator}) at {budgets} ms"
+        ax.plot(line.ms_per_move, line.score_mean, "-", color=f"C{i + 1}", zorder=3, label=label)
     span = float(table.score_high.max() - min(table.score_low.min(), 0))
     heights = spread_labels(np.log10(table.ms_per_move.to_numpy()),
                             table.score_mean.to_numpy(), gap=0.045 * span, width=0.6)  # fmt: skip
     for row, height in zip(table.itertuples(), heights, strict=True):
         ax.annotate(row.name, (row.ms_per_move * 1.12, height + 0.01 * span), fontsize=8)
+    if len(budgeted):
+        ax.legend(fontsize=8, loc="upper left")
     ax.set_xscale("log")
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel("mean score")

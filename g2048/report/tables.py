@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from g2048.agents import AgentConfig
+from g2048.agents import AUTO, AgentConfig
 from g2048.report.stats import THRESHOLDS, paired_difference, summarize
 from g2048.study.naming import OBJECTIVE_NAMES
 
@@ -30,28 +30,57 @@ def summary_row(df: pd.DataFrame) -> dict[str, float]:
 
 
 def describe_agent(agent: dict) -> str:
-    """A short label of an agent's settings, e.g. 'expectimax d3 cutoff 0.0001'."""
+    """A short label of an agent's settings, e.g. 'expectimax d3 cutoff 0.0001', 'expectimax
+    to d9 10 ms/move', 'montecarlo 1 ms/move'."""
     a = AgentConfig(**agent)
     parts = [a.name]
     if a.searches:
-        parts.append(f"d{a.depth}")
+        parts.append(
+            "auto depth" if a.depth == AUTO else f"to d{a.depth}" if a.budgeted else f"d{a.depth}"
+        )
         if a.cutoff:
             parts.append(f"cutoff {a.cutoff:g}")
     if a.rolls_out:
-        parts.append(f"{a.rollouts} rollouts")
+        if not (a.budgeted and a.name == "montecarlo"):
+            parts.append(f"{a.rollouts} rollouts")
         if a.rollout_policy != "random":
             parts.append(a.rollout_policy)
         if a.step_cap:
             parts.append(f"cap {a.step_cap}")
+    if a.budget_ms:
+        parts.append(f"{a.budget_ms:g} ms/move")
+    if a.budget_nodes:
+        parts.append(f"{a.budget_nodes} nodes/move")
     return " ".join(parts)
 
 
+def depth_summary(df: pd.DataFrame) -> dict[str, object]:
+    """Search effort of a set of games: nodes per move, the mean search depth that decided the
+    moves (NaN without search) and its distribution, e.g. '3:4% 5:71% 7:25%' (per-game
+    'depths' columns summed)."""
+    counts: dict[int, int] = {}
+    for text in df["depths"]:
+        for pair in text.split() if text != "none" else ():
+            depth, moves = pair.split(":")
+            counts[int(depth)] = counts.get(int(depth), 0) + int(moves)
+    total = sum(counts.values())
+    return {
+        "nodes_per_move": float(df["nodes"].sum() / max(int(df["moves"].sum()), 1)),
+        "depth_mean": sum(d * n for d, n in counts.items()) / total if total else float("nan"),
+        "depths": " ".join(f"{d}:{100 * n / total:.0f}%" for d, n in sorted(counts.items()))
+        or "none",
+    }
+
+
 def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.DataFrame:
-    """One row per benchmark entry, in config order."""
+    """One row per benchmark entry, in config order; `timed` marks the rows whose games
+    depended on the machine's speed (a time budget)."""
     rows = []
     for entry in entries:
         weights = entry.get("weights")
         label = "defaults" if weights is None else (weights if isinstance(weights, str) else "")
+        agent = AgentConfig(**entry["agent"])
+        df = games[entry["name"]]
         rows.append(
             {
                 "name": entry["name"],
@@ -60,7 +89,9 @@ def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.D
                 "weights": label or " ".join(f"{w:g}" for w in weights),
                 "source": entry.get("source", ""),
             }
-            | summary_row(games[entry["name"]])
+            | summary_row(df)
+            | depth_summary(df)
+            | {"algorithm": agent.name, "budget_ms": agent.budget_ms, "timed": agent.timed}
         )
     return pd.DataFrame(rows)
 

@@ -1,10 +1,11 @@
 """Digests of a study's result files, to check that another machine reproduces them.
 
-Every CSV and JSON under results/ counts, except the provenance records (which name the
-machine). A CSV is read as text with the csv module, its TIMING_COLUMNS dropped, and each row
-digested; a JSON file is digested line by line (the files are written indented with sorted
-keys). A file's digest is that of its row digests, so two digest files can say which row of
-which file is the first to differ, without the results of the other machine at hand.
+Every CSV and JSON under results/ counts, except the provenance records (which name the machine). A
+CSV is read as text with the csv module, its TIMING_COLUMNS dropped, the rows of timed games (and
+table rows made from them) reduced to a marker, and each row digested; a JSON file is digested line
+by line (the files are written indented with sorted keys). A file's digest is that of its row
+digests, so two digest files can say which row of which file is the first to differ, without the
+results of the other machine at hand.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import hashlib
 import io
 from pathlib import Path
 
-from g2048.study.results import TIMING_COLUMNS, read_json, write_json
+from g2048.study.results import TIMED_COLUMN, TIMING_COLUMNS, read_json, write_json
 
 EXCLUDED = ("provenance",)  # folders under results/ that describe the machine, not the results
 
@@ -24,12 +25,19 @@ def _digest(text: str) -> str:
 
 
 def csv_rows(text: str) -> list[str]:
-    """The rows of a CSV file as text, header first, without the timing columns."""
+    """The rows of a CSV file as text, header first, without the timing columns; a row whose
+    TIMED_COLUMN is True (games under a time budget) reads as that column's name alone."""
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         return []
     keep = [i for i, name in enumerate(rows[0]) if name not in TIMING_COLUMNS]
-    return [",".join(row[i] for i in keep if i < len(row)) for row in rows]
+    timed = rows[0].index(TIMED_COLUMN) if TIMED_COLUMN in rows[0] else None
+    return [
+        TIMED_COLUMN
+        if timed is not None and i and row[timed] == "True"
+        else ",".join(row[k] for k in keep if k < len(row))
+        for i, row in enumerate(rows)
+    ]
 
 
 def file_rows(path: Path) -> list[str]:

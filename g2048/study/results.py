@@ -6,7 +6,9 @@ is unreadable, truncated or not what it must hold raises ResultFileError naming 
 is wrong and how to rebuild it, before anything downstream uses it.
 
 The TIMING_COLUMNS (per-game CSVs and tables) are the only columns that differ between two runs
-of the same study; determinism checks and result digests leave them out.
+of the same study, but for the rows marked in TIMED_COLUMN (games under a time budget, whose
+every column depends on the machine's speed); determinism checks and result digests leave
+them out.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from g2048.play import COLUMNS
 from g2048.study.naming import NETWORK_EVALUATOR, selected_weights
 
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
+TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)
 REBUILD = (
     "delete it and run the same snakemake command again: it is rebuilt, with everything made "
     "from it"

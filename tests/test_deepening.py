@@ -1,0 +1,153 @@
+"""Search depth per move: nneonneo's adaptive depth, and iterative deepening under node and time
+budgets (g2048.agents.deepening), and Monte Carlo under a budget (g2048.agents.montecarlo)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from g2048 import evaluators
+from g2048.agents import STATS_SIZE, AgentConfig
+from g2048.agents.deepening import auto_depth, search_values
+from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
+from g2048.agents.montecarlo import montecarlo_values
+from g2048.agents.rollout import rollout_gain, rollout_state
+from g2048.engine.bitboard import distinct_ranks, shift_scored
+from g2048.engine.board import encode
+from g2048.engine.rng import game_seeds
+from g2048.play import play_games
+from tests.test_agents import played_boards
+
+EV = evaluators.prepare("nneonneo")
+NO_ROLLOUTS = (0, 0, 0, np.uint64(0))
+
+
+def boards(n: int = 30, seed: int = 3) -> list[np.uint64]:
+    return [np.uint64(encode(g)) for moves in (20, 80, 200) for g in played_boards(n, moves, seed)]
+
+
+def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3) -> tuple:
+    """search_values' move values, its node count and the depth that decided the move."""
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
+    values = search_values(
+        b, depth, cutoff, 0.0, budget_nodes, EV, NO_ROLLOUTS, new_table(12), 1, stats, 2
+    )
+    reached = np.flatnonzero(stats[2:])
+    return values, stats[0], int(reached[0]) if reached.size else 0
+
+
+def fixed(b: np.uint64, depth: int, cutoff: float = 1e-3) -> np.ndarray:
+    stats = np.zeros(2, dtype=np.int64)
+    return move_values(b, depth, EV, NO_ROLLOUTS, cutoff, new_table(12), 9, stats, NO_LIMIT, 0)[0]
+
+
+def test_distinct_ranks_counts_the_different_tiles() -> None:
+    for grid in played_boards(40, 150, seed=5):
+        expected = len({v for row in grid for v in row if v})
+        assert distinct_ranks(np.uint64(encode(grid))) == expected
+    assert distinct_ranks(np.uint64(0)) == 0
+
+
+def test_auto_depth_is_nneonneos_rule_in_plies() -> None:
+    few = encode([[2, 4, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])  # 2 distinct: max(3, 0)
+    many = encode([[2, 4, 8, 16], [32, 64, 128, 256], [512, 0, 0, 0], [0] * 4])  # 9: 7
+    assert auto_depth(np.uint64(few)) == 7
+    assert auto_depth(np.uint64(many)) == 15
+
+
+def test_depth_auto_searches_to_the_adaptive_depth() -> None:
+    for b in boards(4)[::3]:
+        values, _, reached = search(b, 0, cutoff=1e-2)
+        np.testing.assert_array_equal(values, fixed(b, auto_depth(b), cutoff=1e-2))
+        assert reached == auto_depth(b)
+
+
+@pytest.mark.parametrize("depth", [3, 4, 5])
+def test_an_ample_node_budget_returns_the_fixed_depth_values(depth: int) -> None:
+    """Deepening to the cap gives exactly the fixed-depth values (cutoff on, table on), unless
+    a single move is legal, which is played from depth 1."""
+    for b in boards(5):
+        values, _, reached = search(b, depth, budget_nodes=NO_LIMIT)
+        if np.sum(values > -np.inf) > 1:
+            np.testing.assert_array_equal(values, fixed(b, depth))
+            assert reached == depth
+        else:
+            assert reached == 1
+
+
+def test_a_node_budget_bounds_the_nodes_and_the_depth_grows_with_it() -> None:
+    """The nodes of a move stay within the budget plus the nodes of one chance node's children
+    (the granularity of the check); a larger budget never searches shallower, and the values
+    are those of a fixed search to the depth reached."""
+    slack = 16 * 2 * 5  # a chance node's children and their moves, valued at once
+    for b in boards(6):
+        last = 0
+        for budget in (50, 500, 5_000, 50_000):
+            values, nodes, reached = search(b, 9, budget_nodes=budget)
+            assert nodes <= budget + slack
+            assert reached >= last
+            last = reached
+            if np.sum(values > -np.inf) > 1:
+                np.testing.assert_array_equal(values, fixed(b, reached))
+
+
+def test_node_budgets_give_identical_games_on_any_thread_count() -> None:
+    seeds = game_seeds(5, "budget", 4)
+    agent = AgentConfig("expectimax", depth=9, cutoff=1e-3, budget_nodes=3000)
+    one = play_games(agent, seeds, threads=1, max_moves=150).drop(columns="seconds")
+    two = play_games(agent, seeds, threads=2, max_moves=150).drop(columns="seconds")
+    pd.testing.assert_frame_equal(one, two)
+    assert (one["depth_mean"] > 1).all()
+    assert one["depths"].str.contains("3:").all()
+
+
+def test_a_time_budget_plays_whole_games_and_records_its_depths() -> None:
+    """Timing decides the depths, so only the bookkeeping is checked here (the overrun is
+    measured by `python -m g2048 bench`, not asserted)."""
+    seeds = game_seeds(6, "timed", 2)
+    games = play_games(AgentConfig("expectimax", depth=9, budget_ms=2.0), seeds, max_moves=100)
+    counts = [dict(p.split(":") for p in row.split()) for row in games["depths"]]
+    assert [sum(map(int, c.values())) for c in counts] == games["moves"].tolist()
+    assert all(set(c) <= {"1", "3", "5", "7", "9"} for c in counts)
+
+
+def test_monte_carlo_values_are_mean_rollouts_with_their_own_generators() -> None:
+    """Each move's value is its score plus the mean of rollouts 0..n-1 seeded by
+    rollout_state, whatever order they ran in; a node budget of k x legal moves runs k
+    rollouts per move."""
+    base = np.uint64(77)
+    for grid in played_boards(4, 60, seed=2):
+        b = np.uint64(encode(grid))
+        stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        mc = (0, 0, 0, base)
+        values = montecarlo_values(b, 6, 0.0, 0, mc, EV, stats)
+        legal = int(np.sum(values > -np.inf))
+        assert stats[0] == 6 * legal
+        for d in np.flatnonzero(values > -np.inf):
+            after, gained = shift_scored(b, d)
+            after = np.uint64(after)
+            gains = [
+                rollout_gain(after, True, 0, 0, rollout_state(base, after, i), EV) for i in range(6)
+            ]
+            assert values[d] == gained + sum(gains) / 6
+        budgeted = montecarlo_values(b, 1, 0.0, 6 * legal + legal - 1, mc, EV, stats)
+        np.testing.assert_array_equal(budgeted, values)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"depth": "deep"}, "depth must be an integer or 'auto'"),
+        ({"depth": 28}, "depth must be in 1..27"),
+        ({"budget_ms": -1.0}, "budget_ms and budget_nodes must be >= 0"),
+        ({"budget_ms": 5.0, "budget_nodes": 100}, "not both"),
+        ({"depth": "auto", "budget_nodes": 100}, "depth 'auto'"),
+    ],
+)
+def test_bad_depth_and_budget_settings_are_named(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        AgentConfig("expectimax", **kwargs)
+
+
+def test_a_budget_on_an_agent_that_does_not_search_is_an_error() -> None:
+    with pytest.raises(ValueError, match="'greedy' does not search"):
+        AgentConfig("greedy", budget_nodes=100)
