@@ -1,6 +1,7 @@
 """`python -m g2048 play | watch`: summaries, CSV output, argument errors, and watch replaying
 exactly the game that `play_games` plays from the same seed."""
 
+import importlib
 import json
 import os
 import re
@@ -388,3 +389,29 @@ def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, c
     assert "wrote" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main([*args[:-2], "--checkpoint-every", "1500", "--out", str(out)])
+
+
+def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
+    """The bench table's layout, on stand-in figures (the measurements take minutes and are
+    not asserted: speed is measured, not tested)."""
+    cli = importlib.import_module("g2048.cli.main")  # the module, not the `main` it exports
+    engine = {"first_call_s": 0.1, "random_moves_per_s": 2e7, "threads": 2}
+    engine |= {"random_moves_per_s_all_threads": 3e7, "reference_moves_per_s": 2e4}
+    engine |= {"speedup_vs_reference": 1000.0}
+    budget = {"budget_positions": 143, "deepening_node_overhead_d5": 0.055}
+    budget |= {"deepening_overhead_d5": 0.07, "deepening_overhead_d5_low": -0.03}
+    budget |= {"deepening_overhead_d5_high": 0.2}
+    for name, effort in (("expectimax", "mean_depth"), ("montecarlo", "rollouts_per_move")):
+        budget |= {f"{name}_10ms_worst_over_ms": 0.12, f"{name}_10ms_{effort}": 8.3}
+    monkeypatch.setattr(cli, "engine_figures", lambda seconds: engine)
+    monkeypatch.setattr(cli, "search_figures", lambda: {"expectimax_d3_moves_per_s": 5e5})
+    monkeypatch.setattr(cli, "budget_figures", lambda: budget)
+    monkeypatch.setattr(cli, "training_figures", lambda: {"td_games": 2000, "td_moves_per_s": 1e5})
+    assert main(["bench"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"expectimax under 10ms/move, 143 positions\s+depth 8.3, worst \+0.12 ms", out)
+    assert re.search(
+        r"montecarlo under 10ms/move, 143 positions\s+8 rollouts, worst \+0.12 ms", out
+    )
+    assert re.search(r"fixed 5 plies: time \(range\), nodes\s+\+7.0% \(-3%..\+20%\), \+5.5%", out)
+    assert re.search(r"expectimax depth 3, .*\s+500.0 k moves/s", out)

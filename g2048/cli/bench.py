@@ -92,10 +92,11 @@ def time_search(
 
 
 def search_figures(
-    depths: tuple[int, ...] = (3, 5), games: int = 2, max_moves: int = 600
+    depths: tuple[int, ...] = (3, 5), games: int = 4, max_moves: int = 0
 ) -> dict[str, float]:
     """Expectimax game moves per second (1 thread) with the nneonneo evaluator, cutoff 1e-4 and
-    the transposition table, over the first max_moves moves of fixed games, per depth."""
+    the transposition table, over whole fixed games (max_moves 0), per depth: a game's late
+    positions, with more tiles, search slower than its opening."""
     figures: dict[str, float] = {}
     for depth in depths:
         df, seconds, _ = time_search(depth, games, max_moves)
@@ -114,16 +115,17 @@ def _positions(games: int = 2, every: int = 25) -> list[np.uint64]:
 
 
 def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[str, float]:
-    """Iterative deepening under time budgets on fixed positions (nneonneo, cutoff 1e-4, 1
-    thread): per budget the worst and the 99th-percentile time of a move over the budget (the
-    call from Python included) and the mean depth reached; and its overhead at a fixed final
-    depth: deepening to 5 plies without a budget that stops it against fixed 5-ply search, the
-    same games (best of two interleaved runs each)."""
+    """Time budgets on fixed positions (nneonneo, cutoff 1e-4, 1 thread), for expectimax
+    (iterative deepening) and Monte Carlo: per budget the worst and the 99th-percentile time of
+    a move over the budget (the call from Python included), and the mean depth reached or the
+    rollouts per move; and the overhead of deepening at a fixed final depth: to 5 plies without
+    a budget that stops it against fixed 5-ply search, the same games, in time (median, lowest
+    and highest of five interleaved pairs) and nodes."""
     boards = _positions()
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
     figures: dict[str, float] = {"budget_positions": len(boards)}
-    for budget in budgets_ms:
-        agent = AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_ms=budget)
+    for name, budget in [(n, b) for n in ("expectimax", "montecarlo") for b in budgets_ms]:
+        agent = AgentConfig(name, depth=27, cutoff=1e-4, budget_ms=budget)
         params, stats = agent.params(), np.zeros(STATS_SIZE, dtype=np.int64)
         rng, table = rng_state(0), new_table(16)
         choose_move(agent.kind, params, kind, w, tables, boards[0], rng, table, 0, stats)
@@ -133,20 +135,28 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[s
             t0 = time.perf_counter()
             choose_move(agent.kind, params, kind, w, tables, b, rng, table, i + 1, stats)
             over.append(1000 * (time.perf_counter() - t0) - budget)
-        reached = stats[2:]
-        figures[f"budget_{budget:g}ms_worst_over_ms"] = float(np.max(over))
-        figures[f"budget_{budget:g}ms_p99_over_ms"] = float(np.percentile(over, 99))
-        figures[f"budget_{budget:g}ms_mean_depth"] = float(
-            reached @ np.arange(reached.size) / reached.sum()
-        )
+        key = f"{name}_{budget:g}ms"
+        figures[f"{key}_worst_over_ms"] = float(np.max(over))
+        figures[f"{key}_p99_over_ms"] = float(np.percentile(over, 99))
+        if name == "expectimax":
+            reached = stats[2:]
+            figures[f"{key}_mean_depth"] = float(reached @ np.arange(reached.size) / reached.sum())
+        else:
+            figures[f"{key}_rollouts_per_move"] = float(stats[0] / len(boards))
     fixed = AgentConfig("expectimax", depth=5, cutoff=1e-4)
     deepening = AgentConfig("expectimax", depth=5, cutoff=1e-4, budget_nodes=NO_LIMIT)
-    seeds = game_seeds(0, "bench-deepening", 2)
-    best = {fixed: float("inf"), deepening: float("inf")}
-    for _ in range(2):
-        for agent in best:
-            best[agent] = min(best[agent], float(play_games(agent, seeds).seconds.sum()))
-    figures["deepening_overhead_d5"] = best[deepening] / best[fixed] - 1
+    seeds = game_seeds(0, "bench-deepening", 12)
+    ratios, nodes = [], {}
+    for _ in range(5):  # interleaved pairs: the machine's load changes between them
+        seconds = {}
+        for agent in (fixed, deepening):
+            df = play_games(agent, seeds)
+            seconds[agent], nodes[agent] = float(df.seconds.sum()), int(df.nodes.sum())
+        ratios.append(seconds[deepening] / seconds[fixed])
+    figures["deepening_overhead_d5"] = float(np.median(ratios)) - 1
+    figures["deepening_overhead_d5_low"] = min(ratios) - 1
+    figures["deepening_overhead_d5_high"] = max(ratios) - 1
+    figures["deepening_node_overhead_d5"] = nodes[deepening] / nodes[fixed] - 1
     return figures
 
 

@@ -66,20 +66,27 @@ def _bench(args: argparse.Namespace) -> int:
         for d in (3, 5)
         if f"expectimax_d{d}_moves_per_s" in figures
     ]
-    for key in [k for k in figures if k.endswith("_mean_depth")]:
-        budget = key.removeprefix("budget_").removesuffix("_mean_depth")
-        over = figures[f"budget_{budget}_worst_over_ms"]
+    for key in [k for k in figures if k.endswith("_worst_over_ms")]:
+        name, budget = key.removesuffix("_worst_over_ms").split("_")
+        effort = figures.get(f"{name}_{budget}_mean_depth")
+        effort = (
+            f"depth {effort:.1f}"
+            if effort is not None
+            else f"{figures[f'{name}_{budget}_rollouts_per_move']:.0f} rollouts"
+        )
         rows.append(
             (
-                f"expectimax under {budget}/move, {figures['budget_positions']} positions",
-                f"depth {figures[key]:.1f}, worst {over:+.2f} ms",
+                f"{name} under {budget}/move, {figures['budget_positions']} positions",
+                f"{effort}, worst {figures[key]:+.2f} ms",
             )
         )
     if "deepening_overhead_d5" in figures:
+        low, high = figures["deepening_overhead_d5_low"], figures["deepening_overhead_d5_high"]
         rows.append(
             (
-                "deepening to 5 plies / fixed 5 plies, same games",
-                f"{figures['deepening_overhead_d5']:+.1%}",
+                "deepening to 5 plies over fixed 5 plies: time (range), nodes",
+                f"{figures['deepening_overhead_d5']:+.1%} ({low:+.0%}..{high:+.0%}), "
+                f"{figures['deepening_node_overhead_d5']:+.1%}",
             )
         )
     if "td_moves_per_s" in figures:
