@@ -86,11 +86,47 @@ def test_expectimax_depth_3_equals_brute_force_on_played_boards() -> None:
         )
 
 
-def test_transposition_table_changes_no_value_at_cutoff_zero() -> None:
-    for grid in played_boards(5, 60, seed=2):
-        without = engine_values(grid, 4, "nneonneo", table_bits=0)
-        with_table = engine_values(grid, 4, "nneonneo", table_bits=12)
-        np.testing.assert_array_equal(without, with_table)
+def table_runs(grid: list[list[int]], depth: int, cutoff: float) -> list[tuple]:
+    """(values, stats) of one search without a table, with a small one (many collisions and
+    overwrites) and with a large one."""
+    fn, w, table = evaluators.prepare("nneonneo")
+    runs = []
+    for bits in (0, 6, 16):
+        stats = np.zeros(2, dtype=np.int64)
+        mc, tt = (0, 0, 0, np.uint64(0)), new_table(bits)
+        b = np.uint64(encode(grid))
+        runs.append(
+            (move_values(b, depth, (fn, w, table), mc, cutoff, tt, 1, stats, NO_LIMIT, 0)[0], stats)
+        )
+    return runs
+
+
+# Boards on which a table that reuses a value whatever the path probability (as nneonneo's
+# does) changes a move's value at depth 7: the same board, reached along paths of different
+# probability, has other nodes below it pruned.
+ORDER_DEPENDENT = [
+    ([[2, 16, 2, 8], [2, 32, 0, 0], [4, 0, 2, 0], [4, 0, 0, 0]], 0.01),
+    ([[4, 2, 0, 2], [2, 8, 0, 0], [64, 16, 16, 4], [8, 2, 2, 2]], 0.03),
+    ([[2, 2, 16, 4], [4, 16, 64, 16], [0, 4, 128, 2], [0, 0, 2, 4]], 0.01),
+]
+
+
+@pytest.mark.parametrize(("grid", "cutoff"), ORDER_DEPENDENT)
+def test_the_table_changes_no_value_where_a_cutoff_decides_differently(grid, cutoff) -> None:  # noqa: ANN001
+    runs = table_runs(grid, 7, cutoff)
+    for values, _ in runs[1:]:
+        np.testing.assert_array_equal(values, runs[0][0])
+
+
+@pytest.mark.parametrize("cutoff", [0.0, 1e-4])
+def test_transposition_table_changes_no_value_and_saves_work(cutoff: float) -> None:
+    saved = 0
+    for grid in played_boards(5, 60, seed=2) + played_boards(3, 250, seed=3):
+        runs = table_runs(grid, 5, cutoff)
+        for values, _ in runs[1:]:
+            np.testing.assert_array_equal(values, runs[0][0])
+        saved += runs[0][1][0] - runs[2][1][0]
+    assert saved > 0
 
 
 def outcome(df) -> np.ndarray:  # noqa: ANN001

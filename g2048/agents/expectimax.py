@@ -4,8 +4,14 @@ cutoff and a transposition table (the structure of nneonneo/2048-ai, made reprod
 `depth` counts plies below the root board: 1 = M E (greedy), 2 = M C E, 3 = M C M E, ...
 A chance node whose path probability falls below `cutoff` is valued by the static evaluation
 of its board (0 disables the cutoff). The table caches chance-node values keyed by
-(board, remaining depth) for the current decision only (entries carry the decision's stamp);
-with cutoff 0 a cached value equals the recomputed one exactly.
+(board, remaining depth) for the current decision only (entries carry the decision's stamp).
+An entry is reused only where every cutoff decision below it would come out as it did: it keeps
+the least path probability the cutoff kept below it and the greatest it pruned, relative to its
+own, and a node reached with another path probability reuses it only if both decisions stay
+clear of the cutoff (by a relative margin, against rounding). So a cached value equals the
+recomputed one exactly, with or without a cutoff: the table changes no value, only the work,
+whatever order the nodes are visited in. (nneonneo's table reuses a value whatever the path
+probability, so its values depend on the visiting order.)
 
 Leaves are valued by the evaluator or, for the hybrid agent (seed 004, 4.4), by Monte Carlo
 rollouts: merge_potential(leaf) + mean rollout gain, which is the expected final score up to
@@ -66,17 +72,22 @@ _COLUMN = np.uint64(0x000F000F000F000F)  # column 0 of a board
 # the 4 (the cell leaves _CELLS then); a move frame's is the next direction to try.
 _BOARD, _CELLS = range(2)
 _NEXT, _SLOT, _EMPTIES = range(3)
-_PROB, _ACC, _TWO = range(3)
+# _KEPT, _PRUNED: the least path probability of a chance node below the frame's node that the
+# cutoff kept, and the greatest of one that it pruned (see move_values on the table).
+_PROB, _ACC, _TWO, _KEPT, _PRUNED = range(5)
+_MARGIN = 1e-9  # relative: a cached value is reused only with every cutoff decision this clear
 
 
 @njit(cache=True)
 def new_table(log2_size: int) -> tuple[np.ndarray, np.ndarray]:
     """An empty transposition table of 2**log2_size slots (log2_size 0: caching off):
-    keys[2i], keys[2i + 1] = board, tag of slot i (tag = stamp << 8 | remaining); values[i]."""
+    keys[2i], keys[2i + 1] = board, tag of slot i (tag = stamp << 8 | remaining); values[3i]
+    its value, values[3i + 1], values[3i + 2] the least kept and the greatest pruned path
+    probability below it, relative to its own (see move_values)."""
     size = 1 << log2_size
     keys = np.zeros(2 * size, dtype=np.uint64)
     keys[1::2] = np.uint64(0xFFFFFFFFFFFFFFFF)  # a tag no decision uses
-    return keys, np.zeros(size, dtype=np.float64)
+    return keys, np.zeros(3 * size, dtype=np.float64)
 
 
 @njit(cache=True)
@@ -174,14 +185,19 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
     rollouts = mc[0]
     rewards = adds_rewards(kind) and not rollouts  # a rollout value counts the score made
     keys, cached = tt
-    mask = np.uint64(cached.size - 1)  # 0: no table
+    mask = np.uint64(cached.size // 3 - 1)  # 0: no table
+    # whether cutoff decisions are recorded: only a table's entries need them, and a search of
+    # 3 plies or fewer caches nothing (the root's chance nodes are not cached)
+    track = cutoff > 0.0 and mask != 0 and depth > 3
     values = np.full(4, NEG_INF)
     boards = np.empty((depth, 2), dtype=np.uint64)
     ints = np.empty((depth, 3), dtype=np.int64)
-    reals = np.empty((depth, 3), dtype=np.float64)
+    reals = np.empty((depth, 5), dtype=np.float64)
     boards[0, _BOARD] = b
     ints[0, _NEXT] = 0
     reals[0, _PROB] = 1.0
+    reals[0, _KEPT] = np.inf
+    reals[0, _PRUNED] = 0.0
     top = 0
     nodes = 1
     hits = 0
@@ -251,9 +267,14 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
                 if slot >= 0:
                     keys[2 * slot] = node
                     keys[2 * slot + 1] = np.uint64((stamp << 8) | rem)
-                    cached[slot] = value
+                    cached[3 * slot] = value
+                    cached[3 * slot + 1] = reals[top, _KEPT] / reals[top, _PROB]
+                    cached[3 * slot + 2] = reals[top, _PRUNED] / reals[top, _PROB]
                 child_chance = True
             child = node  # the frame's node, now valued
+            if track:
+                reals[top - 1, _KEPT] = min(reals[top - 1, _KEPT], reals[top, _KEPT])
+                reals[top - 1, _PRUNED] = max(reals[top - 1, _PRUNED], reals[top, _PRUNED])
             top -= 1
         # value the child now, or push its frame
         nodes += 1
@@ -265,6 +286,11 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
                 return values, False
         child_rem = rem - 1
         slot = -1
+        if track and child_chance and child_rem:  # the cutoff decides: record its decision
+            if child_prob < cutoff:
+                reals[top, _PRUNED] = max(reals[top, _PRUNED], child_prob)
+            else:
+                reals[top, _KEPT] = min(reals[top, _KEPT], child_prob)
         if child_rem == 0 or (child_chance and child_prob < cutoff):
             if rollouts:
                 value = _rollout_value(child, child_chance, mc, ev)
@@ -273,9 +299,18 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
         elif child_chance and mask and top > 0 and child_rem > 1:  # the root's are not cached
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)
-            if keys[2 * slot] == child and keys[2 * slot + 1] == tag:
+            kept = child_prob * cached[3 * slot + 1]
+            pruned = child_prob * cached[3 * slot + 2]
+            if (
+                keys[2 * slot] == child
+                and keys[2 * slot + 1] == tag
+                and kept >= cutoff * (1.0 + _MARGIN)
+                and (pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN))
+            ):
                 hits += 1
-                value = cached[slot]
+                value = cached[3 * slot]
+                reals[top, _KEPT] = min(reals[top, _KEPT], kept)
+                reals[top, _PRUNED] = max(reals[top, _PRUNED], pruned)
             else:
                 known = False
         else:
@@ -295,3 +330,5 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
             ints[top, _EMPTIES] = empty_count(child)
             reals[top, _PROB] = child_prob
             reals[top, _ACC] = acc
+            reals[top, _KEPT] = np.inf
+            reals[top, _PRUNED] = 0.0
