@@ -11,6 +11,7 @@ from g2048.report.figures import spread_labels
 from g2048.report.tables import (
     benchmark_table,
     describe_agent,
+    learned_table,
     moves_gain,
     summary_row,
     validation_table,
@@ -150,6 +151,19 @@ def test_claims_table_marks_missing_and_noted_rows() -> None:
     assert out.loc["random: mean score ~1,200", "claimed"] == "900 to 1,500"
     assert out.loc["random: reaches 2048 in ~0%", "measured (95% CI)"] == "0 [0, 0.01]"
     assert out.loc["greedy (1 ply): mean score ~5,000", "verdict"] == "not comparable"
+    assert not out["timed"].any()
+    timed = claims_table(table.assign(timed=True)).set_index("claim")
+    assert timed.loc["random: mean score ~1,200", "timed"]
+    assert not timed.loc["greedy (1 ply): mean score ~5,000", "timed"]
+
+
+def test_learned_table_marks_pairs_with_a_timed_side() -> None:
+    plain, timed = games([5, 9], [8, 16]), games([1, 2], [2, 4]).assign(timed=True)
+    out = learned_table(
+        [("net", "plain"), ("net", "timed")], {"net": plain, "plain": plain, "timed": timed}
+    )
+    assert out.timed.tolist() == [False, True]
+    assert out["diff"].tolist() == [0.0, 5.5]
 
 
 def test_json_results_are_canonical(tmp_path) -> None:  # noqa: ANN001

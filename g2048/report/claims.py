@@ -111,8 +111,10 @@ def claims_table(
     notes: dict[str, str] | None = None,
 ) -> pd.DataFrame:
     """Every claim beside the measured value and its verdict; `notes` (by entry) mark rows
-    played with settings other than the claim's as not comparable."""
+    played with settings other than the claim's as not comparable; `timed` marks claims
+    measured on games under a time budget (reproducible only up to timing)."""
     notes = notes or {}
+    timed = set(table.name[table.timed]) if "timed" in table else set()
     rows = []
     for claim in CLAIMS:
         claimed = (
@@ -122,8 +124,8 @@ def claims_table(
         )
         measured = measured_interval(table, claim, extra)
         if measured is None:
-            rows.append((claim.source, claim.text, claimed, "", "not comparable",
-                         f"the study has no {claim.metric} for {claim.entry!r}"))  # fmt: skip
+            missing = f"the study has no {claim.metric} for {claim.entry!r}"
+            rows.append((claim.source, claim.text, claimed, "", "not comparable", missing, False))
             continue
         estimate, low, high = measured
         result = verdict(low, high, claim)
@@ -131,9 +133,10 @@ def claims_table(
         if note:
             result = "not comparable"
         measured_text = f"{_number(estimate)} [{_number(low)}, {_number(high)}]"
-        rows.append((claim.source, claim.text, claimed, measured_text, result, note))
+        rows.append((claim.source, claim.text, claimed, measured_text, result, note,
+                     claim.entry in timed))  # fmt: skip
     return pd.DataFrame(rows, columns=["source", "claim", "claimed", "measured (95% CI)",
-                                       "verdict", "note"])  # fmt: skip
+                                       "verdict", "note", "timed"])  # fmt: skip
 
 
 def switching_gains(

@@ -120,8 +120,9 @@ def validation_table(games: dict[str, pd.DataFrame], reference: str) -> pd.DataF
 
 def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per (network entry, heuristic entry) of the benchmark playing with the same agent:
-    both entries' mean score and 2048 rate on their common games (the same seeds), and the
-    paired score difference network - heuristic with its 95% interval and p-values."""
+    both entries' mean score and 2048 rate on their common games (the same seeds), the paired
+    score difference network - heuristic with its 95% interval and p-values, and whether
+    either side played under a time budget (`timed`)."""
     rows = []
     for network, heuristic in pairs:
         n = min(len(games[network]), len(games[heuristic]))
@@ -143,6 +144,7 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
                 "wilcoxon_pvalue": d["wilcoxon_pvalue"],
                 "network_reach_2048": float((a["max_tile"] >= 2048).mean()),
                 "heuristic_reach_2048": float((b["max_tile"] >= 2048).mean()),
+                "timed": bool(a["timed"].any() or b["timed"].any()),
             }
         )
     return pd.DataFrame(rows)
