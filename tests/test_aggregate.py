@@ -142,7 +142,7 @@ def test_a_claim_holds_when_the_intervals_overlap() -> None:
 def test_claims_table_marks_missing_and_noted_rows() -> None:
     table = pd.DataFrame(
         [{"name": "random", "score_mean": 1000.0, "score_low": 900.0, "score_high": 1100.0,
-          "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01}]
+          "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01, "timed": False}]
     )  # fmt: skip
     out = claims_table(table, notes={"greedy": "other settings"}).set_index("claim")
     assert len(out) == len(CLAIMS)

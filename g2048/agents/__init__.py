@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from g2048.agents.deepening import MAX_PLIES, STEP, search_values
+from g2048.agents.deepening import MAX_PLIES, search_values
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import POLICIES
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
@@ -162,8 +162,6 @@ def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats
         if kind == HYBRID:
             mc = (rollouts, mc[1], mc[2], mc[3])
         depth, cutoff = int(params[DEPTH]), params[CUTOFF]
-        values = search_values(
-            b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, STEP
-        )
+        values = search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats)
     best = np.argmax(values)
     return -1 if values[best] == -np.inf else best

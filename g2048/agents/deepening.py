@@ -50,10 +50,10 @@ def _legal_count(values: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, step):  # noqa: ANN001, ANN201
+def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats):  # noqa: ANN001, ANN201
     """The root's move values (-inf: illegal) from the search depth rule: depth plies (0:
     auto_depth), or with budget_ms > 0 or budget_nodes > 0 iterative deepening up to depth
-    plies by `step`. stats[0], stats[1]: nodes, table hits; stats[2 + d] += 1 for the depth d
+    plies by STEP. stats[0], stats[1]: nodes, table hits; stats[2 + d] += 1 for the depth d
     that decided the move (if any move is legal)."""
     if depth == 0:
         depth = auto_depth(b)
@@ -69,7 +69,7 @@ def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, 
     best, reached = move_values(b, 1, ev, mc, cutoff, tt, stamp + 1, stats, NO_LIMIT, 0)[0], 1
     used = last_nodes = stats[0] - before
     last_time, growth = monotonic_ns() - start, 0.0
-    d = min(1 + step, depth)
+    d = min(1 + STEP, depth)
     while d > reached and _legal_count(best) > 1:
         began = monotonic_ns()
         if growth > 0.0 and (  # skip an iteration predicted not to finish
@@ -87,6 +87,6 @@ def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, 
             break
         growth = nodes / last_nodes
         best, reached, last_nodes, last_time = values, d, nodes, monotonic_ns() - began
-        d = min(d + step, depth)
+        d = min(d + STEP, depth)
     stats[_REACHED + reached] += _legal_count(best) > 0
     return best

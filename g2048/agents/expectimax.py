@@ -299,14 +299,14 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
         elif child_chance and mask and top > 0 and child_rem > 1:  # the root's are not cached
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)
-            kept = child_prob * cached[3 * slot + 1]
-            pruned = child_prob * cached[3 * slot + 2]
-            if (
-                keys[2 * slot] == child
-                and keys[2 * slot + 1] == tag
-                and kept >= cutoff * (1.0 + _MARGIN)
-                and (pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN))
-            ):
+            hit = keys[2 * slot] == child and keys[2 * slot + 1] == tag
+            if hit:  # the entry's bounds only now: a miss reads no line of `cached`
+                kept = child_prob * cached[3 * slot + 1]
+                pruned = child_prob * cached[3 * slot + 2]
+                hit = kept >= cutoff * (1.0 + _MARGIN) and (
+                    pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN)
+                )
+            if hit:
                 hits += 1
                 value = cached[3 * slot]
                 reals[top, _KEPT] = min(reals[top, _KEPT], kept)

@@ -114,7 +114,7 @@ def claims_table(
     played with settings other than the claim's as not comparable; `timed` marks claims
     measured on games under a time budget (reproducible only up to timing)."""
     notes = notes or {}
-    timed = set(table.name[table.timed]) if "timed" in table else set()
+    timed = set(table.name[table.timed])
     rows = []
     for claim in CLAIMS:
         claimed = (
