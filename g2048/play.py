@@ -22,7 +22,7 @@ from g2048.engine.bitboard import (
     spawn_tile,
     start_board,
 )
-from g2048.engine.parallel import check_threads
+from g2048.engine.parallel import check_threads, max_threads, thread_count
 from g2048.engine.rng import mix64, seed_state
 
 _AGENT_STREAM = np.uint64(0xA6E47A6E47A6E47A)  # separates the agent's random stream from spawns
@@ -38,6 +38,7 @@ COLUMNS = (
     "depth_mean",
     "depths",
     "timed",
+    "parallel",
     "seconds",
 )
 
@@ -63,7 +64,8 @@ def play_game(seed, kind, params, ev_kind, weights, tables, max_moves, stop) -> 
     empty_sum = empty_count(b)
     overflow = False
     while moves < max_moves and not stop[0]:
-        d = choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, moves, stats)
+        # (np.int64: a literal 0 would compile choose_move once more, see agents.deepening)
+        d = choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, np.int64(moves), stats)
         if d < 0:  # no move that changes the board, unless merging two 32768 tiles
             overflow = not is_game_over(b)
             break
@@ -123,8 +125,11 @@ def play_games(
     """Play one game per seed on `threads` threads; one row per game, columns COLUMNS.
 
     Every column but `seconds` is a function of (agent, evaluator, weights, seed) alone,
-    whatever `threads` is, unless the agent has a time budget (`agent.timed`, column `timed`).
-    `depth_mean` and `depths`: the search depth that decided each move (see depth_counts).
+    whatever `threads` is, unless the agent has a time budget (`agent.timed`, column `timed`)
+    or searches in parallel (`agent.parallel`, column `parallel`: the games are played one at a
+    time, each move searched on `threads` threads (at most numba's), and `nodes` then depends
+    on the threads' timing). `depth_mean` and `depths`: the search depth that decided each
+    move (see depth_counts).
     max_moves > 0 stops a game after that many moves. progress(done, total) is called after each
     game. Games run in a thread pool over the GIL-free numba `play_game` rather than in a prange
     loop, so that each game can be timed and reported; an exception in the calling thread
@@ -136,7 +141,8 @@ def play_games(
     if max_moves < 0:
         raise ValueError(f"max_moves must be >= 0, got {max_moves}")
     ev_kind, w, tables = evaluator_rows(agent, evaluator, weights)
-    params = agent.params()
+    search_threads = min(threads, max_threads()) if agent.parallel else 1
+    params = agent.params(search_threads)
     limit = max_moves if max_moves > 0 else 1 << 62
     out = np.zeros((seeds.size, 6), dtype=np.int64)
     reached = np.zeros((seeds.size, STATS_SIZE - 2), dtype=np.int64)
@@ -147,11 +153,12 @@ def play_games(
 
     def run(i: int) -> None:
         t0 = time.perf_counter()
-        game = play_game(seeds[i], agent.kind, params, ev_kind, w, tables, limit, stop)
+        with thread_count(search_threads):  # numba's thread count is per calling thread
+            game = play_game(seeds[i], agent.kind, params, ev_kind, w, tables, limit, stop)
         out[i], reached[i] = game[:6], game[6]
         seconds[i] = time.perf_counter() - t0
 
-    pool = ThreadPoolExecutor(max_workers=threads)
+    pool = ThreadPoolExecutor(max_workers=1 if agent.parallel else threads)
     try:
         futures = [pool.submit(run, i) for i in range(seeds.size)]
         for done, future in enumerate(as_completed(futures)):
@@ -177,6 +184,7 @@ def play_games(
             "depth_mean": reached @ np.arange(reached.shape[1]) / np.maximum(reached.sum(1), 1),
             "depths": [depth_counts(r) for r in reached],
             "timed": agent.timed,
+            "parallel": agent.parallel,
             "seconds": seconds,
         },
         columns=list(COLUMNS),

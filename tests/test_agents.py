@@ -29,7 +29,18 @@ def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int 
     mc = (0, 0, 0, np.uint64(0))
     tt = new_table(table_bits)
     return move_values(
-        np.uint64(encode(grid)), depth, (fn, w, table), mc, 0.0, tt, 1, stats, NO_LIMIT, 0
+        np.uint64(encode(grid)),
+        depth,
+        (fn, w, table),
+        mc,
+        0.0,
+        tt,
+        1,
+        stats,
+        NO_LIMIT,
+        0,
+        1.0,
+        False,
     )[0]
 
 
@@ -96,7 +107,12 @@ def table_runs(grid: list[list[int]], depth: int, cutoff: float) -> list[tuple]:
         mc, tt = (0, 0, 0, np.uint64(0)), new_table(bits)
         b = np.uint64(encode(grid))
         runs.append(
-            (move_values(b, depth, (fn, w, table), mc, cutoff, tt, 1, stats, NO_LIMIT, 0)[0], stats)
+            (
+                move_values(
+                    b, depth, (fn, w, table), mc, cutoff, tt, 1, stats, NO_LIMIT, 0, 1.0, False
+                )[0],
+                stats,
+            )
         )
     return runs
 

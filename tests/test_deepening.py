@@ -29,7 +29,7 @@ def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3
     """search_values' move values, its node count and the depth that decided the move."""
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
     values = search_values(
-        b, depth, cutoff, 0.0, budget_nodes, EV, NO_ROLLOUTS, new_table(12), 1, stats
+        b, depth, cutoff, 0.0, budget_nodes, EV, NO_ROLLOUTS, new_table(12), 1, stats, 0
     )
     reached = np.flatnonzero(stats[2:])
     return values, stats[0], int(reached[0]) if reached.size else 0
@@ -37,7 +37,9 @@ def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3
 
 def fixed(b: np.uint64, depth: int, cutoff: float = 1e-3) -> np.ndarray:
     stats = np.zeros(2, dtype=np.int64)
-    return move_values(b, depth, EV, NO_ROLLOUTS, cutoff, new_table(12), 9, stats, NO_LIMIT, 0)[0]
+    return move_values(
+        b, depth, EV, NO_ROLLOUTS, cutoff, new_table(12), 9, stats, NO_LIMIT, 0, 1.0, False
+    )[0]
 
 
 def test_distinct_ranks_counts_the_different_tiles() -> None:
@@ -119,7 +121,7 @@ def test_monte_carlo_values_are_mean_rollouts_with_their_own_generators() -> Non
         b = np.uint64(encode(grid))
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         mc = (0, 0, 0, base)
-        values = montecarlo_values(b, 6, 0.0, 0, mc, EV, stats)
+        values = montecarlo_values(b, 6, 0.0, 0, mc, EV, stats, 0)
         legal = int(np.sum(values > -np.inf))
         assert stats[0] == 6 * legal
         for d in np.flatnonzero(values > -np.inf):
@@ -129,7 +131,7 @@ def test_monte_carlo_values_are_mean_rollouts_with_their_own_generators() -> Non
                 rollout_gain(after, True, 0, 0, rollout_state(base, after, i), EV) for i in range(6)
             ]
             assert values[d] == gained + sum(gains) / 6
-        budgeted = montecarlo_values(b, 1, 0.0, 6 * legal + legal - 1, mc, EV, stats)
+        budgeted = montecarlo_values(b, 1, 0.0, 6 * legal + legal - 1, mc, EV, stats, 0)
         np.testing.assert_array_equal(budgeted, values)
 
 

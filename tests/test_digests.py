@@ -100,3 +100,18 @@ def test_tables_carry_the_footer(tmp_path: Path) -> None:
     assert (tmp_path / "t.md").read_text().endswith("\nMade by me.\n")
     assert (tmp_path / "t.tex").read_text().endswith("% Made by me.\n")
     assert list(pd.read_csv(tmp_path / "t.csv").columns) == ["x"]
+
+
+def test_digests_leave_out_the_node_counts_of_parallel_rows(tmp_path: Path) -> None:
+    """A parallel search's node counts depend on the threads' timing; its scores do not."""
+
+    def digests(where: Path, nodes: list[int], scores: list[int]) -> dict:
+        games = pd.DataFrame({"score": scores, "nodes": nodes, "parallel": [True, False]})
+        (where / "results").mkdir(parents=True)
+        games.to_csv(where / "results" / "mixed.csv", index=False)
+        return result_digests(where / "results")
+
+    base = digests(tmp_path / "a", [10, 20], [5, 6])
+    assert digests(tmp_path / "b", [11, 20], [5, 6]) == base
+    assert digests(tmp_path / "c", [10, 21], [5, 6]) != base
+    assert digests(tmp_path / "d", [10, 20], [4, 6]) != base

@@ -108,6 +108,8 @@ def search_values(grid: list[list[int]], depth: int, network: ntuple.Network) ->
         stats,
         NO_LIMIT,
         0,
+        1.0,
+        False,
     )[0]
 
 
@@ -157,7 +159,9 @@ def test_evaluator_rollouts_play_the_greedy_moves(name: str) -> None:
         state, total = rng_state(4), 0
         for _ in range(30):
             mc = (0, 0, 0, np.uint64(0))
-            values = move_values(b, 1, ev, mc, 0.0, new_table(0), 1, stats, NO_LIMIT, 0)[0]
+            values = move_values(
+                b, 1, ev, mc, 0.0, new_table(0), 1, stats, NO_LIMIT, 0, 1.0, False
+            )[0]
             if values.max() == -np.inf:
                 break
             after, score = shift_scored(b, int(np.argmax(values)))

@@ -19,9 +19,18 @@ from g2048.engine.rng import next_u64
 RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(6)
 AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
 # Indices into the parameter vector.
-DEPTH, CUTOFF, TABLE_BITS, ROLLOUTS, POLICY, STEP_CAP, EMPTY_THRESHOLD, BUDGET_MS, BUDGET_NODES = (
-    range(9)
-)
+(
+    DEPTH,
+    CUTOFF,
+    TABLE_BITS,
+    ROLLOUTS,
+    POLICY,
+    STEP_CAP,
+    EMPTY_THRESHOLD,
+    BUDGET_MS,
+    BUDGET_NODES,
+    PARALLEL,
+) = range(10)
 AUTO = "auto"  # the adaptive depth (g2048.agents.deepening), DEPTH 0 in the parameter vector
 STATS_SIZE = 2 + MAX_PLIES + 1  # choose_move's stats: nodes, table hits, moves per depth reached
 # Rows of a switching agent's weights: the front's balanced point, then its extremes.
@@ -40,6 +49,9 @@ class AgentConfig:
     empty cells or fewer. budget_ms, budget_nodes (0 = none; at most one): the search per move
     deepens (expectimax, hybrid, switching) or adds rollouts (montecarlo) while the budget
     lasts, in milliseconds of wall-clock time or in nodes (rollouts for montecarlo).
+    parallel: search each move on all the threads the games are given, one game at a time
+    (g2048.agents.split; rollouts in parallel for montecarlo): the same moves as serial search,
+    sooner; for a few deep games rather than many.
     """
 
     name: str
@@ -52,6 +64,7 @@ class AgentConfig:
     empty_threshold: int = 3
     budget_ms: float = 0.0
     budget_nodes: int = 0
+    parallel: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in AGENTS:
@@ -86,6 +99,15 @@ class AgentConfig:
             )
         if self.budgeted and self.name in ("random", "greedy"):
             raise ValueError(f"agent {self.name!r} does not search: a budget does not apply")
+        if not isinstance(self.parallel, bool):
+            raise ValueError(f"parallel must be true or false, got {self.parallel!r}")
+        if self.parallel and self.name in ("random", "greedy"):
+            raise ValueError(f"agent {self.name!r} does not search: parallel does not apply")
+        if self.parallel and self.budget_nodes and self.searches:
+            raise ValueError(
+                "budget_nodes with parallel: a parallel tree search's node count depends on the "
+                "threads' timing, so a node budget would not give reproducible games"
+            )
 
     @property
     def budgeted(self) -> bool:
@@ -118,8 +140,9 @@ class AgentConfig:
         step_cap apply)."""
         return self.name in ("montecarlo", "hybrid")
 
-    def params(self) -> np.ndarray:
-        """The parameter vector numba reads (indices DEPTH, CUTOFF, ...)."""
+    def params(self, threads: int = 1) -> np.ndarray:
+        """The parameter vector numba reads (indices DEPTH, CUTOFF, ...); a parallel agent
+        searches on `threads` threads (PARALLEL: 0 = serial)."""
         depth = 1 if self.name == "greedy" else 0 if self.depth == AUTO else self.depth
         return np.array(
             [
@@ -132,6 +155,7 @@ class AgentConfig:
                 self.empty_threshold,
                 self.budget_ms,
                 self.budget_nodes,
+                threads if self.parallel else 0,
             ],
             dtype=np.float64,
         )
@@ -156,12 +180,15 @@ def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats
     row = switching_row(b, int(params[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
     ev = (ev_kind, weights[row], tables[row])
     budget_ms, budget_nodes = params[BUDGET_MS], int(params[BUDGET_NODES])
+    split = int(params[PARALLEL])
     if kind == MONTECARLO:
-        values = montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats)
+        values = montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split)
     else:
         if kind == HYBRID:
             mc = (rollouts, mc[1], mc[2], mc[3])
         depth, cutoff = int(params[DEPTH]), params[CUTOFF]
-        values = search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats)
+        values = search_values(
+            b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split
+        )
     best = np.argmax(values)
     return -1 if values[best] == -np.inf else best

@@ -30,12 +30,16 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.expectimax import NO_LIMIT, move_values
+from g2048.agents.split import split_move_values
 from g2048.engine.bitboard import distinct_ranks
 from g2048.engine.clock import monotonic_ns
 
 STEP = 2
 MAX_PLIES = 27  # 2 x (15 distinct tiles - 2) + 1, the deepest adaptive depth
 _REACHED = 2  # stats[_REACHED + d]: moves decided by a search to depth d
+# Arguments as numpy scalars: numba types a plain constant passed to a function as a literal,
+# and compiles the callee once more for it (a minute for move_values).
+_NONE, _ZERO, _ONE, _NO = np.int64(NO_LIMIT), np.int64(0), np.int64(1), np.bool_(False)
 
 
 @njit(cache=True)
@@ -50,23 +54,37 @@ def _legal_count(values: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats):  # noqa: ANN001, ANN201
+def _values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, split) -> tuple:  # noqa: ANN001
+    """move_values of the root, searched by `split` threads (depth >= 3: no node limit) or
+    serially (split 0)."""
+    if split and depth >= 3:
+        return split_move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, split)
+    return move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, 1.0, _NO)
+
+
+@njit(cache=True)
+def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split):  # noqa: ANN001, ANN201
     """The root's move values (-inf: illegal) from the search depth rule: depth plies (0:
     auto_depth), or with budget_ms > 0 or budget_nodes > 0 iterative deepening up to depth
-    plies by STEP. stats[0], stats[1]: nodes, table hits; stats[2 + d] += 1 for the depth d
-    that decided the move (if any move is legal)."""
+    plies by STEP; split > 0: search each depth's root subtrees on that many threads
+    (g2048.agents.split).
+    stats[0], stats[1]: nodes, table hits; stats[2 + d] += 1 for the depth d that decided the
+    move (if any move is legal)."""
     if depth == 0:
         depth = auto_depth(b)
     stamp = stamp * (MAX_PLIES + 1)  # one stamp per (move, iteration): see the module notes
     if budget_ms <= 0.0 and budget_nodes <= 0:
-        values, _ = move_values(b, depth, ev, mc, cutoff, tt, stamp + depth, stats, NO_LIMIT, 0)
+        values, _ = _values(b, depth, ev, mc, cutoff, tt, stamp + depth, stats, _NONE, _ZERO, split)
         stats[_REACHED + depth] += _legal_count(values) > 0
         return values
     start = monotonic_ns()
     deadline = start + np.int64(budget_ms * 1e6) if budget_ms > 0.0 else 0
     limit = budget_nodes if budget_nodes > 0 else NO_LIMIT
     before = stats[0]
-    best, reached = move_values(b, 1, ev, mc, cutoff, tt, stamp + 1, stats, NO_LIMIT, 0)[0], 1
+    best, reached = (
+        _values(b, _ONE, ev, mc, cutoff, tt, stamp + 1, stats, _NONE, _ZERO, _ZERO)[0],
+        1,
+    )
     used = last_nodes = stats[0] - before
     last_time, growth = monotonic_ns() - start, 0.0
     d = min(1 + STEP, depth)
@@ -78,8 +96,8 @@ def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, 
         ):
             break
         before = stats[0]
-        values, done = move_values(
-            b, d, ev, mc, cutoff, tt, stamp + d, stats, limit - used, deadline
+        values, done = _values(
+            b, d, ev, mc, cutoff, tt, stamp + d, stats, limit - used, deadline, split
         )
         nodes = stats[0] - before
         used += nodes

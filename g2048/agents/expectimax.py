@@ -58,6 +58,7 @@ from g2048.engine.bitboard import (
     transpose,
 )
 from g2048.engine.clock import monotonic_ns
+from g2048.engine.lockfree import float_bits
 from g2048.engine.rng import mix64
 from g2048.evaluators import adds_rewards, evaluate
 
@@ -90,8 +91,16 @@ def new_table(log2_size: int) -> tuple[np.ndarray, np.ndarray]:
     return keys, np.zeros(3 * size, dtype=np.float64)
 
 
+@njit(cache=True, inline="always")
+def _entry_check(board, value, kept, pruned) -> np.uint64:  # noqa: ANN001
+    """A checksum of a table entry, stored XORed into its tag when threads share the table: an
+    entry torn by two threads writing one slot at once fails it (but with odds of 2**-64)."""
+    check = mix64(board ^ float_bits(value))
+    return mix64(check ^ float_bits(kept)) ^ float_bits(pruned)
+
+
 @njit(cache=True)
-def _rollout_value(b, spawn_pending, mc, ev) -> float:  # noqa: ANN001
+def rollout_leaf(b, spawn_pending, mc, ev) -> float:  # noqa: ANN001
     """A hybrid leaf's value: merge_potential(b) + the mean gain of mc's rollouts from b."""
     gain = mean_rollout_gain(b, spawn_pending, mc[0], mc[1], mc[2], mc[3], ev)
     return merge_potential(b) + gain
@@ -167,11 +176,17 @@ def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # no
 
 
 @njit(cache=True, error_model="numpy")
-def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline) -> tuple:  # noqa: ANN001
+def move_values(
+    b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline, prob, shared
+) -> tuple:  # noqa: ANN001, E501
     """Expectimax value of each direction from root board b (-inf for an illegal move), and
     whether the search completed: it is abandoned (False, values incomplete) once it has
     generated more than node_limit nodes or, when deadline > 0, once the monotonic clock
     passes deadline (ns; read every CLOCK_EVERY nodes).
+
+    prob: the root's path probability (1, or less for a subtree of a larger search). shared:
+    other threads use the table at the same time (g2048.agents.split): its entries then carry a
+    checksum, and the root's chance nodes are cached too.
 
     Frame k of the stack holds the node k plies below b: a move node for even k (b first), a
     chance node for odd k. Each pass of the loop folds values into the frames and generates
@@ -195,7 +210,7 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
     reals = np.empty((depth, 5), dtype=np.float64)
     boards[0, _BOARD] = b
     ints[0, _NEXT] = 0
-    reals[0, _PROB] = 1.0
+    reals[0, _PROB] = prob
     reals[0, _KEPT] = np.inf
     reals[0, _PRUNED] = 0.0
     top = 0
@@ -212,7 +227,7 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
             if known:
                 if value == NEG_INF and not child_chance:  # a move node with no legal move
                     if rollouts:
-                        value = _rollout_value(child, False, mc, ev)
+                        value = rollout_leaf(child, False, mc, ev)
                     else:
                         value = evaluate(kind, child, weights, table)
                 if top & 1 == 0:
@@ -265,11 +280,16 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
                 value = reals[top, _ACC] / n
                 slot = ints[top, _SLOT]
                 if slot >= 0:
+                    kept = reals[top, _KEPT] / reals[top, _PROB]
+                    pruned = reals[top, _PRUNED] / reals[top, _PROB]
+                    tag = np.uint64((stamp << 8) | rem)
+                    if shared:
+                        tag ^= _entry_check(node, value, kept, pruned)
                     keys[2 * slot] = node
-                    keys[2 * slot + 1] = np.uint64((stamp << 8) | rem)
+                    keys[2 * slot + 1] = tag
                     cached[3 * slot] = value
-                    cached[3 * slot + 1] = reals[top, _KEPT] / reals[top, _PROB]
-                    cached[3 * slot + 2] = reals[top, _PRUNED] / reals[top, _PROB]
+                    cached[3 * slot + 1] = kept
+                    cached[3 * slot + 2] = pruned
                 child_chance = True
             child = node  # the frame's node, now valued
             if track:
@@ -293,22 +313,29 @@ def move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline
                 reals[top, _KEPT] = min(reals[top, _KEPT], child_prob)
         if child_rem == 0 or (child_chance and child_prob < cutoff):
             if rollouts:
-                value = _rollout_value(child, child_chance, mc, ev)
+                value = rollout_leaf(child, child_chance, mc, ev)
             else:
                 value = evaluate(kind, child, weights, table, child_chance)
-        elif child_chance and mask and top > 0 and child_rem > 1:  # the root's are not cached
+        elif child_chance and mask and (top > 0 or shared) and child_rem > 1:
+            # (a serial search does not cache the root's chance nodes: none recurs)
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)
-            hit = keys[2 * slot] == child and keys[2 * slot + 1] == tag
-            if hit:  # the entry's bounds only now: a miss reads no line of `cached`
-                kept = child_prob * cached[3 * slot + 1]
-                pruned = child_prob * cached[3 * slot + 2]
-                hit = kept >= cutoff * (1.0 + _MARGIN) and (
-                    pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN)
+            hit = keys[2 * slot] == child and (shared or keys[2 * slot + 1] == tag)
+            if hit:  # the entry itself only now: a miss reads no line of `cached`
+                value = cached[3 * slot]
+                kept = cached[3 * slot + 1]
+                pruned = cached[3 * slot + 2]
+                if shared:
+                    hit = keys[2 * slot + 1] ^ _entry_check(child, value, kept, pruned) == tag
+                kept *= child_prob
+                pruned *= child_prob
+                hit = (
+                    hit
+                    and kept >= cutoff * (1.0 + _MARGIN)
+                    and (pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN))
                 )
             if hit:
                 hits += 1
-                value = cached[3 * slot]
                 reals[top, _KEPT] = min(reals[top, _KEPT], kept)
                 reals[top, _PRUNED] = max(reals[top, _PRUNED], pruned)
             else:

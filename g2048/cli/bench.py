@@ -17,7 +17,7 @@ from g2048.agents.expectimax import NO_LIMIT, new_table
 from g2048.cli.watch import positions
 from g2048.engine import reference
 from g2048.engine.board import random_games
-from g2048.engine.parallel import max_threads
+from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.learning.td import train
 from g2048.play import evaluator_rows, play_games
@@ -157,6 +157,45 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[s
     figures["deepening_overhead_d5_low"] = min(ratios) - 1
     figures["deepening_overhead_d5_high"] = max(ratios) - 1
     figures["deepening_node_overhead_d5"] = nodes[deepening] / nodes[fixed] - 1
+    return figures
+
+
+def split_figures(depths: tuple[int, ...] = (7, 9), pairs: int = 7) -> dict[str, float]:
+    """Parallel search within a move on all numba's threads against serial search, on the fixed
+    positions of budget_figures (nneonneo, cutoff 1e-4): per depth the speed-up of a pass over
+    the positions (median, lowest and highest of interleaved pairs) and the nodes' ratio."""
+    boards = _positions()
+    kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
+    threads = max_threads()
+    figures: dict[str, float] = {"split_threads": threads, "split_positions": len(boards)}
+    stamp = 0
+
+    def search_pass(agent: AgentConfig) -> tuple[float, int]:
+        nonlocal stamp
+        params, stats = agent.params(threads), np.zeros(STATS_SIZE, dtype=np.int64)
+        rng, table = rng_state(0), new_table(20)
+        t0 = time.perf_counter()
+        with thread_count(threads):
+            for b in boards:
+                stamp += 1  # a fresh stamp per search: nothing carries over between passes
+                choose_move(agent.kind, params, kind, w, tables, b, rng, table, stamp, stats)
+        return time.perf_counter() - t0, int(stats[0])
+
+    for depth in depths:
+        serial = AgentConfig("expectimax", depth=depth, cutoff=1e-4, table_bits=20)
+        split = AgentConfig(**{**serial.__dict__, "parallel": True})
+        search_pass(serial), search_pass(split)  # compile or load; fill the tables' pages
+        ratios = []
+        for _ in range(pairs):  # interleaved: the machine's load changes between pairs
+            (serial_s, serial_nodes), (split_s, split_nodes) = (
+                search_pass(serial),
+                search_pass(split),
+            )
+            ratios.append(serial_s / split_s)
+        figures[f"split_d{depth}_speedup"] = float(np.median(ratios))
+        figures[f"split_d{depth}_speedup_low"] = min(ratios)
+        figures[f"split_d{depth}_speedup_high"] = max(ratios)
+        figures[f"split_d{depth}_node_ratio"] = split_nodes / serial_nodes
     return figures
 
 

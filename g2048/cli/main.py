@@ -23,6 +23,7 @@ from g2048.cli.bench import (
     engine_figures,
     search_figures,
     search_profile,
+    split_figures,
     training_figures,
 )
 from g2048.cli.watch import CLEAR, positions, render
@@ -41,7 +42,7 @@ from g2048.study.stages import train_td
 def _bench(args: argparse.Namespace) -> int:
     figures = engine_figures(seconds=args.seconds)
     if not args.engine_only:
-        figures |= search_figures() | budget_figures() | training_figures()
+        figures |= search_figures() | budget_figures() | split_figures() | training_figures()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -89,6 +90,17 @@ def _bench(args: argparse.Namespace) -> int:
                 f"{figures['deepening_node_overhead_d5']:+.1%}",
             )
         )
+    for d in (7, 9):
+        if f"split_d{d}_speedup" in figures:
+            low, high = figures[f"split_d{d}_speedup_low"], figures[f"split_d{d}_speedup_high"]
+            rows.append(
+                (
+                    f"parallel search, depth {d}, {figures['split_threads']} threads: speed-up "
+                    "(range), nodes",
+                    f"{figures[f'split_d{d}_speedup']:.2f}x ({low:.2f}..{high:.2f}), "
+                    f"{figures[f'split_d{d}_node_ratio'] - 1:+.1%}",
+                )
+            )
     if "td_moves_per_s" in figures:
         rows.append(
             (
@@ -390,12 +402,16 @@ def _agent_options() -> argparse.ArgumentParser:
     kinds = {"cutoff": float, "rollout_policy": str, "budget_ms": float, "depth": _depth}
     meaning = load_schema()["$defs"]["agent"]["properties"]  # one text for config and CLI
     for field in _AGENT_SETTINGS:
+        flag, text = "--" + field.name.replace("_", "-"), meaning[field.name]["description"]
+        if field.type == "bool":
+            options.add_argument(flag, action="store_true", help=text)
+            continue
         options.add_argument(
-            "--" + field.name.replace("_", "-"),
+            flag,
             type=kinds.get(field.name, int),
             default=field.default,
             choices=POLICIES if field.name == "rollout_policy" else None,
-            help=f"{meaning[field.name]['description']} (default {field.default})",
+            help=f"{text} (default {field.default})",
         )
     options.add_argument(
         "--max-moves",

@@ -14,6 +14,7 @@ from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
 from g2048.agents.expectimax import new_table
 from g2048.engine.bitboard import DIRECTIONS, OVERFLOW, shift_scored, spawn_tile, start_board
 from g2048.engine.board import decode
+from g2048.engine.parallel import max_threads
 from g2048.play import evaluator_rows, game_streams
 
 
@@ -47,7 +48,7 @@ def positions(
     compilation, and OverflowError from 2**63 on).
     """
     ev_kind, w, tables = evaluator_rows(agent, evaluator, weights)
-    params = agent.params()
+    params = agent.params(max_threads())
     seed = np.uint64(seed)
     spawns, rng = game_streams(seed)
     table = new_table(int(params[TABLE_BITS]))

@@ -74,7 +74,8 @@ def depth_summary(df: pd.DataFrame) -> dict[str, object]:
 
 def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.DataFrame:
     """One row per benchmark entry, in config order; `timed` marks the rows whose games
-    depended on the machine's speed (a time budget)."""
+    depended on the machine's speed (a time budget), `parallel` those whose node counts
+    depended on the threads' timing (parallel search)."""
     rows = []
     for entry in entries:
         weights = entry.get("weights")
@@ -91,7 +92,12 @@ def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.D
             }
             | summary_row(df)
             | depth_summary(df)
-            | {"algorithm": agent.name, "budget_ms": agent.budget_ms, "timed": agent.timed}
+            | {
+                "algorithm": agent.name,
+                "budget_ms": agent.budget_ms,
+                "timed": agent.timed,
+                "parallel": agent.parallel,
+            }
         )
     return pd.DataFrame(rows)
 

@@ -2,7 +2,8 @@
 
 Every CSV and JSON under results/ counts, except the provenance records (which name the machine). A
 CSV is read as text with the csv module, its TIMING_COLUMNS dropped, the rows of timed games (and
-table rows made from them) reduced to a marker, and each row digested; a JSON file is digested line
+table rows made from them) reduced to a marker, the NODE_COLUMNS of rows searched in parallel
+dropped, and each row digested; a JSON file is digested line
 by line (the files are written indented with sorted keys). A file's digest is that of its row
 digests, so two digest files can say which row of which file is the first to differ, without the
 results of the other machine at hand.
@@ -15,7 +16,14 @@ import hashlib
 import io
 from pathlib import Path
 
-from g2048.study.results import TIMED_COLUMN, TIMING_COLUMNS, read_json, write_json
+from g2048.study.results import (
+    NODE_COLUMNS,
+    PARALLEL_COLUMN,
+    TIMED_COLUMN,
+    TIMING_COLUMNS,
+    read_json,
+    write_json,
+)
 
 EXCLUDED = ("provenance",)  # folders under results/ that describe the machine, not the results
 
@@ -26,18 +34,27 @@ def _digest(text: str) -> str:
 
 def csv_rows(text: str) -> list[str]:
     """The rows of a CSV file as text, header first, without the timing columns; a row whose
-    TIMED_COLUMN is True (games under a time budget) reads as that column's name alone."""
+    TIMED_COLUMN is True (games under a time budget) reads as that column's name alone, and one
+    whose PARALLEL_COLUMN is True (parallel search) without its NODE_COLUMNS."""
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         return []
-    keep = [i for i, name in enumerate(rows[0]) if name not in TIMING_COLUMNS]
-    timed = rows[0].index(TIMED_COLUMN) if TIMED_COLUMN in rows[0] else None
-    return [
-        TIMED_COLUMN
-        if timed is not None and i and row[timed] == "True"
-        else ",".join(row[k] for k in keep if k < len(row))
-        for i, row in enumerate(rows)
-    ]
+    header = rows[0]
+    keep = [i for i, name in enumerate(header) if name not in TIMING_COLUMNS]
+    keep_parallel = [i for i in keep if header[i] not in NODE_COLUMNS]
+
+    def flag(row: list[str], column: str) -> bool:
+        i = header.index(column) if column in header else len(row)
+        return i < len(row) and row[i] == "True"
+
+    out = [",".join(header[k] for k in keep)]
+    for row in rows[1:]:
+        if flag(row, TIMED_COLUMN):
+            out.append(TIMED_COLUMN)
+        else:
+            columns = keep_parallel if flag(row, PARALLEL_COLUMN) else keep
+            out.append(",".join(row[k] for k in columns if k < len(row)))
+    return out
 
 
 def file_rows(path: Path) -> list[str]:

@@ -25,6 +25,8 @@ from g2048.study.naming import NETWORK_EVALUATOR, selected_weights
 
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
 TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)
+PARALLEL_COLUMN = "parallel"  # True in rows searched in parallel: NODE_COLUMNS vary with timing
+NODE_COLUMNS = ("nodes", "nodes_per_move")
 REBUILD = (
     "delete it and run the same snakemake command again: it is rebuilt, with everything made "
     "from it"
