@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from g2048 import evaluators
-from g2048.agents import STATS_SIZE, AgentConfig
+from g2048.agents import PARALLEL, STATS_SIZE, AgentConfig
 from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.split import split_move_values
@@ -140,3 +140,7 @@ def test_parallel_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="parallel must be true or false"):
         AgentConfig("expectimax", parallel=1)
     AgentConfig("montecarlo", parallel=True, budget_nodes=1000)  # rollouts: reproducible
+    # one thread searches serially: no parallel loop is launched (games may run concurrently)
+    assert AgentConfig("expectimax", parallel=True).params(1)[PARALLEL] == 0
+    assert AgentConfig("expectimax", parallel=True).params(4)[PARALLEL] == 4
+    assert AgentConfig("expectimax").params(4)[PARALLEL] == 0

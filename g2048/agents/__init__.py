@@ -142,7 +142,8 @@ class AgentConfig:
 
     def params(self, threads: int = 1) -> np.ndarray:
         """The parameter vector numba reads (indices DEPTH, CUTOFF, ...); a parallel agent
-        searches on `threads` threads (PARALLEL: 0 = serial)."""
+        searches on `threads` threads (PARALLEL: 0 = serial, as on a single thread, which
+        also keeps callers that run games concurrently from launching parallel loops at once)."""
         depth = 1 if self.name == "greedy" else 0 if self.depth == AUTO else self.depth
         return np.array(
             [
@@ -155,7 +156,7 @@ class AgentConfig:
                 self.empty_threshold,
                 self.budget_ms,
                 self.budget_nodes,
-                threads if self.parallel else 0,
+                threads if self.parallel and threads > 1 else 0,
             ],
             dtype=np.float64,
         )
