@@ -42,6 +42,46 @@ def test_rosenbrock_reaches_the_valley_floor() -> None:
     assert rosenbrock(result.best_x[None])[0] == pytest.approx(result.best_f)
 
 
+def test_noise_reaches_the_optimum_where_plain_cem_stalls() -> None:
+    """Seed 003's settings (population 30, elite 0.2, smoothing 0.7) on the 8-d sphere from 3
+    with std 2, 60 iterations: the std collapses before the mean arrives (measured |mean| 0.16
+    to 2.5 over seeds 0-19, median 1.07). Szita & Lorincz's decreasing noise, variance
+    0.1 - t / 200 (gone after 20 iterations), reaches it: |mean| <= 9e-4 over seeds 0-19."""
+    setting = {"population": 30, "elite_frac": 0.2, "smoothing": 0.7, "iterations": 60}
+    plain, noisy = [], []
+    for seed in range(10):
+        for noise, out in ((None, plain), ((0.1, 200.0), noisy)):
+            result = cem.run(
+                sphere, np.full(8, 3.0), np.full(8, 2.0), seed=seed, maximize=False,
+                noise=noise, **setting,
+            )  # fmt: skip
+            out.append(np.linalg.norm(result.mean))
+    assert max(noisy) < 1e-2
+    assert min(plain) > 0.1
+
+
+def test_noise_adds_the_scheduled_variance() -> None:
+    """With one elite distribution fixed (elites equal), each iteration's std is exactly
+    sqrt(smoothed std^2 + max(a - t / b, 0))."""
+
+    def flat(X: np.ndarray) -> np.ndarray:
+        return np.zeros(len(X))  # every candidate ties: the elites are the first samples
+
+    setting = {"population": 10, "elite_frac": 0.2, "smoothing": 1.0, "std_floor": 0.0}
+    result = cem.run(
+        flat, np.zeros(2), np.ones(2), noise=(0.5, 2.0), iterations=3, seed=4, **setting
+    )
+    rng = np.random.default_rng(4)
+    mean, std = np.zeros(2), np.ones(2)
+    for t in range(3):
+        X = mean + std * rng.standard_normal((10, 2))
+        elites = X[:2]
+        mean = elites.mean(axis=0)
+        std = np.sqrt(elites.std(axis=0) ** 2 + max(0.5 - t / 2.0, 0.0))
+        row = result.history.iloc[t]
+        np.testing.assert_allclose([row.std_0, row.std_1], std, rtol=1e-12)
+
+
 def test_update_rule() -> None:
     samples: list[tuple[np.ndarray, np.ndarray]] = []
 
@@ -170,6 +210,8 @@ BAD_ARGUMENTS = [
     {"evaluate": lambda X: sphere(X)[:-1]},
     {"evaluate": lambda X: sphere(X)[:, None]},
     {"evaluate": lambda X: sphere(X) * np.nan},
+    {"noise": (-1.0, 10.0)},
+    {"noise": (1.0, 0.0)},
 ]
 
 
