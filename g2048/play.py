@@ -113,6 +113,15 @@ def evaluator_rows(
     )
 
 
+def agent_params(
+    agent: AgentConfig, evaluator: str, tables: np.ndarray, threads: int = 1
+) -> np.ndarray:
+    """agent.params for games with `evaluator` (prepared `tables`): with star, the bound of the
+    evaluator's values it prunes with."""
+    upper = evaluators.upper_bound(evaluator, tables) if agent.star else np.inf
+    return agent.params(threads, upper)
+
+
 def play_games(
     agent: AgentConfig,
     seeds: np.ndarray,
@@ -142,7 +151,7 @@ def play_games(
         raise ValueError(f"max_moves must be >= 0, got {max_moves}")
     ev_kind, w, tables = evaluator_rows(agent, evaluator, weights)
     search_threads = min(threads, max_threads()) if agent.parallel else 1
-    params = agent.params(search_threads)
+    params = agent_params(agent, evaluator, tables, search_threads)
     limit = max_moves if max_moves > 0 else 1 << 62
     out = np.zeros((seeds.size, 6), dtype=np.int64)
     reached = np.zeros((seeds.size, STATS_SIZE - 2), dtype=np.int64)

@@ -41,6 +41,7 @@ def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int 
         0,
         1.0,
         False,
+        np.inf,
     )[0]
 
 
@@ -109,7 +110,19 @@ def table_runs(grid: list[list[int]], depth: int, cutoff: float) -> list[tuple]:
         runs.append(
             (
                 move_values(
-                    b, depth, (fn, w, table), mc, cutoff, tt, 1, stats, NO_LIMIT, 0, 1.0, False
+                    b,
+                    depth,
+                    (fn, w, table),
+                    mc,
+                    cutoff,
+                    tt,
+                    1,
+                    stats,
+                    NO_LIMIT,
+                    0,
+                    1.0,
+                    False,
+                    np.inf,
                 )[0],
                 stats,
             )

@@ -29,7 +29,7 @@ def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3
     """search_values' move values, its node count and the depth that decided the move."""
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
     values = search_values(
-        b, depth, cutoff, 0.0, budget_nodes, EV, NO_ROLLOUTS, new_table(12), 1, stats, 0
+        b, depth, cutoff, 0.0, budget_nodes, EV, NO_ROLLOUTS, new_table(12), 1, stats, 0, np.inf
     )
     reached = np.flatnonzero(stats[2:])
     return values, stats[0], int(reached[0]) if reached.size else 0
@@ -38,7 +38,7 @@ def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3
 def fixed(b: np.uint64, depth: int, cutoff: float = 1e-3) -> np.ndarray:
     stats = np.zeros(2, dtype=np.int64)
     return move_values(
-        b, depth, EV, NO_ROLLOUTS, cutoff, new_table(12), 9, stats, NO_LIMIT, 0, 1.0, False
+        b, depth, EV, NO_ROLLOUTS, cutoff, new_table(12), 9, stats, NO_LIMIT, 0, 1.0, False, np.inf
     )[0]
 
 

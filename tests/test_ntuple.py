@@ -110,6 +110,7 @@ def search_values(grid: list[list[int]], depth: int, network: ntuple.Network) ->
         0,
         1.0,
         False,
+        np.inf,
     )[0]
 
 
@@ -160,7 +161,7 @@ def test_evaluator_rollouts_play_the_greedy_moves(name: str) -> None:
         for _ in range(30):
             mc = (0, 0, 0, np.uint64(0))
             values = move_values(
-                b, 1, ev, mc, 0.0, new_table(0), 1, stats, NO_LIMIT, 0, 1.0, False
+                b, 1, ev, mc, 0.0, new_table(0), 1, stats, NO_LIMIT, 0, 1.0, False, np.inf
             )[0]
             if values.max() == -np.inf:
                 break

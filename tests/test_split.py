@@ -27,7 +27,7 @@ def boards(n: int, seed: int) -> list[np.uint64]:
 def serial(b, depth, cutoff, tt, ev=EV, mc=NO_ROLLOUTS) -> tuple:  # noqa: ANN001
     """move_values on one thread: (values, nodes)."""
     stats = np.zeros(2, dtype=np.int64)
-    values = move_values(b, depth, ev, mc, cutoff, tt, 7, stats, NO_LIMIT, 0, 1.0, False)[0]
+    values = move_values(b, depth, ev, mc, cutoff, tt, 7, stats, NO_LIMIT, 0, 1.0, False, np.inf)[0]
     return values, stats[0]
 
 
@@ -35,7 +35,7 @@ def split(b, depth, cutoff, tt, threads, ev=EV, mc=NO_ROLLOUTS) -> tuple:  # noq
     """split_move_values on `threads` threads: (values, nodes)."""
     stats = np.zeros(2, dtype=np.int64)
     with thread_count(threads):
-        values, done = split_move_values(b, depth, ev, mc, cutoff, tt, 7, stats, 0, threads)
+        values, done = split_move_values(b, depth, ev, mc, cutoff, tt, 7, stats, 0, threads, np.inf)
     assert done
     return values, stats[0]
 

@@ -70,6 +70,10 @@ def broken(edit) -> dict:  # noqa: ANN001
          "benchmark.entries[0].weights"),
         (lambda c: c["benchmark"]["entries"][1].update(weights="tuned:td"),
          "benchmark.entries[1].evaluator"),
+        (lambda c: c["benchmark"]["entries"][2]["agent"].update(star=True),
+         "benchmark.entries[2].agent.star"),
+        (lambda c: c["benchmark"]["entries"][2]["agent"].update(parallel="yes"),
+         "benchmark.entries[2].agent.parallel"),
     ],
 )  # fmt: skip
 def test_a_bad_value_fails_naming_its_key(edit, key: str) -> None:  # noqa: ANN001

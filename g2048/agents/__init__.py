@@ -30,7 +30,8 @@ AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
     BUDGET_MS,
     BUDGET_NODES,
     PARALLEL,
-) = range(10)
+    UPPER,
+) = range(11)
 AUTO = "auto"  # the adaptive depth (g2048.agents.deepening), DEPTH 0 in the parameter vector
 STATS_SIZE = 2 + MAX_PLIES + 1  # choose_move's stats: nodes, table hits, moves per depth reached
 # Rows of a switching agent's weights: the front's balanced point, then its extremes.
@@ -51,7 +52,9 @@ class AgentConfig:
     lasts, in milliseconds of wall-clock time or in nodes (rollouts for montecarlo).
     parallel: search each move on all the threads the games are given, one game at a time
     (g2048.agents.split; rollouts in parallel for montecarlo): the same moves as serial search,
-    sooner; for a few deep games rather than many.
+    sooner; for a few deep games rather than many. star: Star1 pruning of chance nodes
+    (expectimax, switching; Ballard 1983): the same moves from fewer nodes, given an upper bound
+    of the evaluator's values (params).
     """
 
     name: str
@@ -65,6 +68,7 @@ class AgentConfig:
     budget_ms: float = 0.0
     budget_nodes: int = 0
     parallel: bool = False
+    star: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in AGENTS:
@@ -103,6 +107,13 @@ class AgentConfig:
             raise ValueError(f"parallel must be true or false, got {self.parallel!r}")
         if self.parallel and self.name in ("random", "greedy"):
             raise ValueError(f"agent {self.name!r} does not search: parallel does not apply")
+        if not isinstance(self.star, bool):
+            raise ValueError(f"star must be true or false, got {self.star!r}")
+        if self.star and self.name not in ("expectimax", "switching"):
+            raise ValueError(
+                f"star prunes with a bound of the evaluator's values: agent {self.name!r} "
+                "has no such leaves"
+            )
         if self.parallel and self.budget_nodes and self.searches:
             raise ValueError(
                 "budget_nodes with parallel: a parallel tree search's node count depends on the "
@@ -140,10 +151,12 @@ class AgentConfig:
         step_cap apply)."""
         return self.name in ("montecarlo", "hybrid")
 
-    def params(self, threads: int = 1) -> np.ndarray:
+    def params(self, threads: int = 1, upper: float = np.inf) -> np.ndarray:
         """The parameter vector numba reads (indices DEPTH, CUTOFF, ...); a parallel agent
         searches on `threads` threads (PARALLEL: 0 = serial, as on a single thread, which
-        also keeps callers that run games concurrently from launching parallel loops at once)."""
+        also keeps callers that run games concurrently from launching parallel loops at once);
+        a star agent prunes with `upper`, a bound of its evaluator's values (UPPER: inf =
+        none; see g2048.play.agent_params)."""
         depth = 1 if self.name == "greedy" else 0 if self.depth == AUTO else self.depth
         return np.array(
             [
@@ -157,6 +170,7 @@ class AgentConfig:
                 self.budget_ms,
                 self.budget_nodes,
                 threads if self.parallel and threads > 1 else 0,
+                upper if self.star else np.inf,
             ],
             dtype=np.float64,
         )
@@ -189,7 +203,18 @@ def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats
             mc = (rollouts, mc[1], mc[2], mc[3])
         depth, cutoff = int(params[DEPTH]), params[CUTOFF]
         values = search_values(
-            b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split
+            b,
+            depth,
+            cutoff,
+            budget_ms,
+            budget_nodes,
+            ev,
+            mc,
+            tt,
+            stamp,
+            stats,
+            split,
+            params[UPPER],
         )
     best = np.argmax(values)
     return -1 if values[best] == -np.inf else best

@@ -54,27 +54,31 @@ def _legal_count(values: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, split) -> tuple:  # noqa: ANN001
+def _values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, split, upper) -> tuple:  # noqa: ANN001, E501
     """move_values of the root, searched by `split` threads (depth >= 3: no node limit) or
-    serially (split 0)."""
+    serially (split 0); upper: the leaves' bound for Star1 (inf: none)."""
     if split and depth >= 3:
-        return split_move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, split)
-    return move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, 1.0, _NO)
+        return split_move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, split, upper)
+    return move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, 1.0, _NO, upper)
 
 
 @njit(cache=True)
-def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split):  # noqa: ANN001, ANN201
+def search_values(
+    b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split, upper
+):  # noqa: ANN001, ANN201, E501
     """The root's move values (-inf: illegal) from the search depth rule: depth plies (0:
     auto_depth), or with budget_ms > 0 or budget_nodes > 0 iterative deepening up to depth
     plies by STEP; split > 0: search each depth's root subtrees on that many threads
-    (g2048.agents.split).
+    (g2048.agents.split); upper < inf: Star1 pruning with that bound of the leaves' values.
     stats[0], stats[1]: nodes, table hits; stats[2 + d] += 1 for the depth d that decided the
     move (if any move is legal)."""
     if depth == 0:
         depth = auto_depth(b)
     stamp = stamp * (MAX_PLIES + 1)  # one stamp per (move, iteration): see the module notes
     if budget_ms <= 0.0 and budget_nodes <= 0:
-        values, _ = _values(b, depth, ev, mc, cutoff, tt, stamp + depth, stats, _NONE, _ZERO, split)
+        values, _ = _values(
+            b, depth, ev, mc, cutoff, tt, stamp + depth, stats, _NONE, _ZERO, split, upper
+        )
         stats[_REACHED + depth] += _legal_count(values) > 0
         return values
     start = monotonic_ns()
@@ -82,7 +86,7 @@ def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, 
     limit = budget_nodes if budget_nodes > 0 else NO_LIMIT
     before = stats[0]
     best, reached = (
-        _values(b, _ONE, ev, mc, cutoff, tt, stamp + 1, stats, _NONE, _ZERO, _ZERO)[0],
+        _values(b, _ONE, ev, mc, cutoff, tt, stamp + 1, stats, _NONE, _ZERO, _ZERO, upper)[0],
         1,
     )
     used = last_nodes = stats[0] - before
@@ -97,7 +101,7 @@ def search_values(b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, 
             break
         before = stats[0]
         values, done = _values(
-            b, d, ev, mc, cutoff, tt, stamp + d, stats, limit - used, deadline, split
+            b, d, ev, mc, cutoff, tt, stamp + d, stats, limit - used, deadline, split, upper
         )
         nodes = stats[0] - before
         used += nodes

@@ -72,11 +72,15 @@ _COLUMN = np.uint64(0x000F000F000F000F)  # column 0 of a board
 # (float64). A chance frame's _NEXT is 0 before the 2 in its lowest unspawned cell, 1 before
 # the 4 (the cell leaves _CELLS then); a move frame's is the next direction to try.
 _BOARD, _CELLS = range(2)
-_NEXT, _SLOT, _EMPTIES = range(3)
+_NEXT, _SLOT, _EMPTIES, _DONE, _CUT = range(5)
 # _KEPT, _PRUNED: the least path probability of a chance node below the frame's node that the
 # cutoff kept, and the greatest of one that it pruned (see move_values on the table).
-_PROB, _ACC, _TWO, _KEPT, _PRUNED = range(5)
+# _ALPHA: what the node's value must exceed to matter (Star1; -inf without it); _DONE: a chance
+# node's cells done, _CUT: whether it was cut off (its value is then an upper bound); _BOUND: the
+# greatest upper bound among a move node's children (-inf: none).
+_PROB, _ACC, _TWO, _KEPT, _PRUNED, _ALPHA, _BOUND = range(7)
 _MARGIN = 1e-9  # relative: a cached value is reused only with every cutoff decision this clear
+_BOUND_TAG = np.uint64(0x80)  # in an entry's tag: its value is an upper bound (Star1)
 
 
 @njit(cache=True)
@@ -140,12 +144,16 @@ def _moves_with_tile(b, t, moved, cell, rank):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # noqa: ANN001
+def _chance_sum(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # noqa: ANN001
     """Sum over the empty cells of the chance node b of 0.9 x (its child with a 2 there) + 0.1 x
-    (with a 4), and the number of nodes below b. The children are leaves (moves_left 0) or move
-    nodes above leaves (moves_left 1; a move node without a legal move is a leaf)."""
+    (with a 4), the number of nodes below b, and whether it stopped early: once the sum so far
+    plus `upper` for every cell left cannot exceed alpha x cells (Star1), that bound is
+    returned instead. The children are leaves (moves_left 0) or move nodes above leaves
+    (moves_left 1; a move node without a legal move is a leaf)."""
     total = 0.0
     nodes = 0
+    n = empty_count(b)
+    done = 0
     rewards = adds_rewards(kind)
     t = transpose(b)
     moved = _all_moves(b)
@@ -172,12 +180,15 @@ def _chance_sum(kind, b, weights, table, moves_left) -> tuple[float, int]:  # no
             else:
                 two = value
         nodes += 2
-    return total, nodes
+        done += 1
+        if cells and total + (n - done) * upper <= alpha * n:
+            return total + (n - done) * upper, nodes, True
+    return total, nodes, False
 
 
 @njit(cache=True, error_model="numpy")
 def move_values(
-    b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline, prob, shared
+    b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline, prob, shared, upper
 ) -> tuple:  # noqa: ANN001, E501
     """Expectimax value of each direction from root board b (-inf for an illegal move), and
     whether the search completed: it is abandoned (False, values incomplete) once it has
@@ -186,7 +197,13 @@ def move_values(
 
     prob: the root's path probability (1, or less for a subtree of a larger search). shared:
     other threads use the table at the same time (g2048.agents.split): its entries then carry a
-    checksum, and the root's chance nodes are cached too.
+    checksum, and the root's chance nodes are cached too. upper: an upper bound of every leaf's
+    value for Star1 pruning (Ballard 1983), inf for none: a chance node whose value cannot
+    exceed what its parent already has (its cells left counted at `upper`) is cut off and
+    valued by that bound. Such a move's value is then an upper bound below the best move's, so
+    the best move and its value are exactly those of plain search (if rounding ever let a bound
+    reach the best value, the search is repeated without pruning). Bounds are cached too,
+    marked, and serve only a node that they cut off as well.
 
     Frame k of the stack holds the node k plies below b: a move node for even k (b first), a
     chance node for odd k. Each pass of the loop folds values into the frames and generates
@@ -204,10 +221,12 @@ def move_values(
     # whether cutoff decisions are recorded: only a table's entries need them, and a search of
     # 3 plies or fewer caches nothing (the root's chance nodes are not cached)
     track = cutoff > 0.0 and mask != 0 and depth > 3
+    star = upper < np.inf
     values = np.full(4, NEG_INF)
+    root_best = root_bound = NEG_INF  # the best exact and the greatest bounded root values
     boards = np.empty((depth, 2), dtype=np.uint64)
-    ints = np.empty((depth, 3), dtype=np.int64)
-    reals = np.empty((depth, 5), dtype=np.float64)
+    ints = np.empty((depth, 5), dtype=np.int64)
+    reals = np.empty((depth, 7), dtype=np.float64)
     boards[0, _BOARD] = b
     ints[0, _NEXT] = 0
     reals[0, _PROB] = prob
@@ -220,6 +239,8 @@ def move_values(
     next_clock = clock_every
     known = False  # whether `value` is the value of `child`, to fold into frame `top`
     value = 0.0
+    bounded = False  # whether `value` is only an upper bound (Star1)
+    child_alpha = NEG_INF
     child, child_chance, child_prob, rem = b, False, 1.0, depth
     while True:
         # fold the child's value into the frames until one has another child to value
@@ -235,12 +256,30 @@ def move_values(
                         value += move_score(boards[top, _BOARD], ints[top, _NEXT] - 1)
                     if top == 0:
                         values[ints[0, _NEXT] - 1] = value
+                        if bounded:
+                            root_bound = max(root_bound, value)
+                        else:
+                            root_best = max(root_best, value)
+                    elif bounded:
+                        reals[top, _BOUND] = max(reals[top, _BOUND], value)
                     else:
                         reals[top, _ACC] = max(reals[top, _ACC], value)
-                elif ints[top, _NEXT] == 1:  # the child was the 2
-                    reals[top, _TWO] = value
                 else:
-                    reals[top, _ACC] += TWO_PROB * reals[top, _TWO] + FOUR_PROB * value
+                    n = ints[top, _EMPTIES]
+                    if ints[top, _NEXT] == 1:  # the child was the 2
+                        reals[top, _TWO] = value
+                        # the rest of the node at most: this cell's 4, the cells after it
+                        rest = TWO_PROB * value + FOUR_PROB * upper
+                        rest += (n - ints[top, _DONE] - 1) * upper
+                    else:
+                        reals[top, _ACC] += TWO_PROB * reals[top, _TWO] + FOUR_PROB * value
+                        ints[top, _DONE] += 1
+                        rest = (n - ints[top, _DONE]) * upper
+                    # (without Star1 neither holds: `bounded` is False, `star` too)
+                    if bounded or (star and reals[top, _ACC] + rest <= reals[top, _ALPHA] * n):
+                        reals[top, _ACC] += rest  # cut off: its value is an upper bound
+                        boards[top, _CELLS] = np.uint64(0)
+                        ints[top, _CUT] = 1
             known = True
             node = boards[top, _BOARD]
             rem = depth - top
@@ -254,12 +293,26 @@ def move_values(
                     d += 1
                 ints[top, _NEXT] = d
                 if child != node:
+                    if star:  # what the child must exceed to matter
+                        child_alpha = root_best
+                        if top:
+                            child_alpha = max(reals[top, _ALPHA], reals[top, _ACC])
                     break
                 if top == 0:
+                    if root_bound > root_best:  # rounding let a bound reach the best: redo
+                        star, upper, child_alpha = False, np.inf, NEG_INF
+                        values[:] = NEG_INF
+                        root_best = root_bound = NEG_INF
+                        ints[0, _NEXT] = 0
+                        known = False
+                        continue
                     stats[0] += nodes
                     stats[1] += hits
                     return values, True
                 value = reals[top, _ACC]
+                bounded = reals[top, _BOUND] > value
+                if bounded:
+                    value = reals[top, _BOUND]
                 child_chance = False
             else:  # a chance node: its next spawn
                 child_chance = False
@@ -267,22 +320,33 @@ def move_values(
                 n = ints[top, _EMPTIES]
                 if cells:
                     cell = cells & (~cells + np.uint64(1))
+                    need = 0.0
+                    if star:  # what the child must exceed, the cells after it at `upper`
+                        need = reals[top, _ALPHA] * n - reals[top, _ACC]
+                        need -= (n - ints[top, _DONE] - 1) * upper
                     if ints[top, _NEXT] == 0:
                         child = node | cell
                         child_prob = reals[top, _PROB] * TWO_PROB / n
                         ints[top, _NEXT] = 1
+                        if star:
+                            child_alpha = (need - FOUR_PROB * upper) / TWO_PROB
                     else:
                         child = node | (cell << np.uint64(1))
                         child_prob = reals[top, _PROB] * FOUR_PROB / n
                         ints[top, _NEXT] = 0
                         boards[top, _CELLS] = cells ^ cell
+                        if star:
+                            child_alpha = (need - TWO_PROB * reals[top, _TWO]) / FOUR_PROB
                     break
                 value = reals[top, _ACC] / n
+                bounded = ints[top, _CUT] != 0
                 slot = ints[top, _SLOT]
                 if slot >= 0:
                     kept = reals[top, _KEPT] / reals[top, _PROB]
                     pruned = reals[top, _PRUNED] / reals[top, _PROB]
                     tag = np.uint64((stamp << 8) | rem)
+                    if bounded:
+                        tag |= _BOUND_TAG
                     if shared:
                         tag ^= _entry_check(node, value, kept, pruned)
                     keys[2 * slot] = node
@@ -311,6 +375,7 @@ def move_values(
                 reals[top, _PRUNED] = max(reals[top, _PRUNED], child_prob)
             else:
                 reals[top, _KEPT] = min(reals[top, _KEPT], child_prob)
+        bounded = False
         if child_rem == 0 or (child_chance and child_prob < cutoff):
             if rollouts:
                 value = rollout_leaf(child, child_chance, mc, ev)
@@ -320,17 +385,22 @@ def move_values(
             # (a serial search does not cache the root's chance nodes: none recurs)
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
             tag = np.uint64((stamp << 8) | child_rem)
-            hit = keys[2 * slot] == child and (shared or keys[2 * slot + 1] == tag)
+            word = keys[2 * slot + 1]
+            hit = keys[2 * slot] == child and (shared or word & ~_BOUND_TAG == tag)
             if hit:  # the entry itself only now: a miss reads no line of `cached`
                 value = cached[3 * slot]
                 kept = cached[3 * slot + 1]
                 pruned = cached[3 * slot + 2]
                 if shared:
-                    hit = keys[2 * slot + 1] ^ _entry_check(child, value, kept, pruned) == tag
+                    word ^= _entry_check(child, value, kept, pruned)
+                    hit = word & ~_BOUND_TAG == tag
+                # an upper bound (Star1) serves only a node it cuts off as well
+                bounded = word & _BOUND_TAG != 0
                 kept *= child_prob
                 pruned *= child_prob
                 hit = (
                     hit
+                    and (not bounded or value <= child_alpha)
                     and kept >= cutoff * (1.0 + _MARGIN)
                     and (pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN))
                 )
@@ -346,8 +416,11 @@ def move_values(
             top += 1
             cells = empty_mask(child)
             acc = 0.0 if child_chance else NEG_INF
+            cut = False
             if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
-                acc, below = _chance_sum(kind, child, weights, table, child_rem - 1)
+                acc, below, cut = _chance_sum(
+                    kind, child, weights, table, child_rem - 1, child_alpha, upper
+                )
                 cells = np.uint64(0)
                 nodes += below
             boards[top, _BOARD] = child
@@ -355,7 +428,11 @@ def move_values(
             ints[top, _NEXT] = 0
             ints[top, _SLOT] = slot
             ints[top, _EMPTIES] = empty_count(child)
+            ints[top, _DONE] = 0
+            ints[top, _CUT] = cut
             reals[top, _PROB] = child_prob
             reals[top, _ACC] = acc
             reals[top, _KEPT] = np.inf
             reals[top, _PRUNED] = 0.0
+            reals[top, _ALPHA] = child_alpha
+            reals[top, _BOUND] = NEG_INF

@@ -65,11 +65,11 @@ def _subtrees(b: np.uint64) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _subtree_value(b, depth, prob, ev, mc, cutoff, tt, stamp, stats, deadline) -> tuple:  # noqa: ANN001
+def _subtree_value(b, depth, prob, ev, mc, cutoff, tt, stamp, stats, deadline, upper) -> tuple:  # noqa: ANN001, E501
     """The value of move node b (a spawned board) searched to `depth` plies, as the serial search
     values it below the root, and whether the search completed."""
     values, done = move_values(
-        b, depth, ev, mc, cutoff, tt, stamp, stats, _NONE, deadline, prob, _SHARED
+        b, depth, ev, mc, cutoff, tt, stamp, stats, _NONE, deadline, prob, _SHARED, upper
     )
     best = values.max()
     if best == NEG_INF:  # no legal move: a leaf
@@ -79,10 +79,13 @@ def _subtree_value(b, depth, prob, ev, mc, cutoff, tt, stamp, stats, deadline) -
 
 
 @njit(cache=True, parallel=True)
-def split_move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, threads) -> tuple:  # noqa: ANN001
+def split_move_values(
+    b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, threads, upper
+) -> tuple:  # noqa: ANN001, E501
     """move_values(b, depth, ...) (depth >= 3) with the root's subtrees searched by `threads`
     workers on numba's threads: the same values, and whether every subtree completed before
-    the deadline (ns, 0: none)."""
+    the deadline (ns, 0: none). upper: as for move_values (Star1 prunes within each subtree;
+    every root value is exact)."""
     b = np.uint64(b)
     boards, probs = _subtrees(b)
     count = boards.size
@@ -96,7 +99,17 @@ def split_move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, thre
             if i >= count:
                 break
             values[i], done[i] = _subtree_value(
-                boards[i], depth - 2, probs[i], ev, mc, cutoff, tt, stamp, counts[i], deadline
+                boards[i],
+                depth - 2,
+                probs[i],
+                ev,
+                mc,
+                cutoff,
+                tt,
+                stamp,
+                counts[i],
+                deadline,
+                upper,
             )
     rewards = adds_rewards(ev[0]) and not mc[0]
     result = np.full(4, NEG_INF)

@@ -20,7 +20,7 @@ from g2048.engine.board import random_games
 from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.learning.td import train
-from g2048.play import evaluator_rows, play_games
+from g2048.play import agent_params, evaluator_rows, play_games
 
 
 def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float:
@@ -160,20 +160,20 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[s
     return figures
 
 
-def split_figures(depths: tuple[int, ...] = (7, 9), pairs: int = 7) -> dict[str, float]:
-    """Parallel search within a move on all numba's threads against serial search, on the fixed
-    positions of budget_figures (nneonneo, cutoff 1e-4): per depth the speed-up of a pass over
-    the positions (median, lowest and highest of interleaved pairs) and the nodes' ratio."""
+def _paired_passes(option: str, depths: tuple[int, ...], pairs: int) -> dict[str, float]:
+    """Expectimax (nneonneo, cutoff 1e-4, table 2**20) with `option` on against off, on the fixed
+    positions of budget_figures, all numba's threads available: per depth the speed-up of a pass
+    over the positions (median, lowest and highest of interleaved pairs) and the nodes' ratio."""
     boards = _positions()
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
     threads = max_threads()
-    figures: dict[str, float] = {"split_threads": threads, "split_positions": len(boards)}
+    figures: dict[str, float] = {f"{option}_threads": threads, f"{option}_positions": len(boards)}
     stamp = 0
 
     def search_pass(agent: AgentConfig) -> tuple[float, int]:
         nonlocal stamp
-        params, stats = agent.params(threads), np.zeros(STATS_SIZE, dtype=np.int64)
-        rng, table = rng_state(0), new_table(20)
+        params = agent_params(agent, "nneonneo", tables, threads)
+        stats, rng, table = np.zeros(STATS_SIZE, dtype=np.int64), rng_state(0), new_table(20)
         t0 = time.perf_counter()
         with thread_count(threads):
             for b in boards:
@@ -182,21 +182,28 @@ def split_figures(depths: tuple[int, ...] = (7, 9), pairs: int = 7) -> dict[str,
         return time.perf_counter() - t0, int(stats[0])
 
     for depth in depths:
-        serial = AgentConfig("expectimax", depth=depth, cutoff=1e-4, table_bits=20)
-        split = AgentConfig(**{**serial.__dict__, "parallel": True})
-        search_pass(serial), search_pass(split)  # compile or load; fill the tables' pages
+        off = AgentConfig("expectimax", depth=depth, cutoff=1e-4, table_bits=20)
+        on = AgentConfig(**{**off.__dict__, option: True})
+        search_pass(off), search_pass(on)  # compile or load; fill the tables' pages
         ratios = []
         for _ in range(pairs):  # interleaved: the machine's load changes between pairs
-            (serial_s, serial_nodes), (split_s, split_nodes) = (
-                search_pass(serial),
-                search_pass(split),
-            )
-            ratios.append(serial_s / split_s)
-        figures[f"split_d{depth}_speedup"] = float(np.median(ratios))
-        figures[f"split_d{depth}_speedup_low"] = min(ratios)
-        figures[f"split_d{depth}_speedup_high"] = max(ratios)
-        figures[f"split_d{depth}_node_ratio"] = split_nodes / serial_nodes
+            (off_s, off_nodes), (on_s, on_nodes) = search_pass(off), search_pass(on)
+            ratios.append(off_s / on_s)
+        figures[f"{option}_d{depth}_speedup"] = float(np.median(ratios))
+        figures[f"{option}_d{depth}_speedup_low"] = min(ratios)
+        figures[f"{option}_d{depth}_speedup_high"] = max(ratios)
+        figures[f"{option}_d{depth}_node_ratio"] = on_nodes / off_nodes
     return figures
+
+
+def split_figures(depths: tuple[int, ...] = (7, 9), pairs: int = 7) -> dict[str, float]:
+    """Parallel search within a move against serial search (see _paired_passes)."""
+    return _paired_passes("parallel", depths, pairs)
+
+
+def star_figures(depths: tuple[int, ...] = (5, 7), pairs: int = 7) -> dict[str, float]:
+    """Star1 pruning against plain search (see _paired_passes; serial search)."""
+    return _paired_passes("star", depths, pairs)
 
 
 def training_figures(games: int = 2000, network: str = "wu6x4") -> dict[str, float]:

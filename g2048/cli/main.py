@@ -24,6 +24,7 @@ from g2048.cli.bench import (
     search_figures,
     search_profile,
     split_figures,
+    star_figures,
     training_figures,
 )
 from g2048.cli.watch import CLEAR, positions, render
@@ -42,7 +43,8 @@ from g2048.study.stages import train_td
 def _bench(args: argparse.Namespace) -> int:
     figures = engine_figures(seconds=args.seconds)
     if not args.engine_only:
-        figures |= search_figures() | budget_figures() | split_figures() | training_figures()
+        figures |= search_figures() | budget_figures() | split_figures() | star_figures()
+        figures |= training_figures()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -90,15 +92,17 @@ def _bench(args: argparse.Namespace) -> int:
                 f"{figures['deepening_node_overhead_d5']:+.1%}",
             )
         )
-    for d in (7, 9):
-        if f"split_d{d}_speedup" in figures:
-            low, high = figures[f"split_d{d}_speedup_low"], figures[f"split_d{d}_speedup_high"]
+    for option, d in [("parallel", 7), ("parallel", 9), ("star", 5), ("star", 7)]:
+        if f"{option}_d{d}_speedup" in figures:
+            key = f"{option}_d{d}"
+            low, high = figures[f"{key}_speedup_low"], figures[f"{key}_speedup_high"]
+            threads = f"{figures[f'{option}_threads']} threads" if option == "parallel" else ""
             rows.append(
                 (
-                    f"parallel search, depth {d}, {figures['split_threads']} threads: speed-up "
-                    "(range), nodes",
-                    f"{figures[f'split_d{d}_speedup']:.2f}x ({low:.2f}..{high:.2f}), "
-                    f"{figures[f'split_d{d}_node_ratio'] - 1:+.1%}",
+                    f"{option} on/off, depth {d}{', ' + threads if threads else ''}: "
+                    "speed-up (range), nodes",
+                    f"{figures[f'{key}_speedup']:.2f}x ({low:.2f}..{high:.2f}), "
+                    f"{figures[f'{key}_node_ratio'] - 1:+.1%}",
                 )
             )
     if "td_moves_per_s" in figures:

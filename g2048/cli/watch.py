@@ -15,7 +15,7 @@ from g2048.agents.expectimax import new_table
 from g2048.engine.bitboard import DIRECTIONS, OVERFLOW, shift_scored, spawn_tile, start_board
 from g2048.engine.board import decode
 from g2048.engine.parallel import max_threads
-from g2048.play import evaluator_rows, game_streams
+from g2048.play import agent_params, evaluator_rows, game_streams
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def positions(
     compilation, and OverflowError from 2**63 on).
     """
     ev_kind, w, tables = evaluator_rows(agent, evaluator, weights)
-    params = agent.params(max_threads())
+    params = agent_params(agent, evaluator, tables, max_threads())
     seed = np.uint64(seed)
     spawns, rng = game_streams(seed)
     table = new_table(int(params[TABLE_BITS]))

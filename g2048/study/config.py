@@ -141,7 +141,10 @@ def _check_semantics(config: dict) -> None:
         seen.add(entry["name"])
         weights = entry.get("weights")
         spec = parse_weights(weights)
-        switching = _agent(f"{key}.agent", entry["agent"]).weight_rows > 1
+        agent = _agent(f"{key}.agent", entry["agent"])
+        switching = agent.weight_rows > 1
+        if agent.star and entry["evaluator"] != "nneonneo":
+            _fail(f"{key}.agent.star", "star needs a bound of the evaluator's values: nneonneo's")
         if spec is not None:
             tuned = tuned_evaluator(config, spec.method)
             if entry["evaluator"] != tuned:
