@@ -3,8 +3,21 @@ about 2048."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import ArrayLike
+
+
+def checked_scores(evaluate: Callable[[np.ndarray], ArrayLike], X: np.ndarray) -> np.ndarray:
+    """``evaluate`` called on a copy of the (n, d) candidates X: its (n,) scores, checked to be
+    of that shape and finite (the single-objective tuners' contract)."""
+    f = np.array(evaluate(X.copy()), dtype=float)
+    if f.shape != (len(X),):
+        raise ValueError(f"evaluate must return shape ({len(X)},), got {f.shape}")
+    if not np.all(np.isfinite(f)):
+        raise ValueError("evaluate returned non-finite values")
+    return f
 
 
 def check_bounds(

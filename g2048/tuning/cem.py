@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from g2048.tuning import check_bounds
+from g2048.tuning import check_bounds, checked_scores
 
 
 @dataclass(frozen=True)
@@ -104,11 +104,7 @@ def run(
         X = mean + std * rng.standard_normal((population, mean.size))
         if lower is not None or upper is not None:
             X = np.clip(X, lower, upper)
-        f = np.array(evaluate(X.copy()), dtype=float)
-        if f.shape != (population,):
-            raise ValueError(f"evaluate must return shape ({population},), got {f.shape}")
-        if not np.all(np.isfinite(f)):
-            raise ValueError("evaluate returned non-finite values")
+        f = checked_scores(evaluate, X)
         order = np.argsort(sign * f, kind="stable")
         elites = X[order[:n_elite]]
         if not sign * f[order[0]] >= sign * best_f:  # also true while best_f is NaN

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from g2048.tuning import check_bounds
+from g2048.tuning import check_bounds, checked_scores
 
 
 @dataclass(frozen=True)
@@ -92,11 +92,7 @@ def run(
 
     for iteration in range(iterations):
         X = np.array(es.ask(), dtype=float)
-        f = np.array(evaluate(X.copy()), dtype=float)
-        if f.shape != (len(X),):
-            raise ValueError(f"evaluate must return shape ({len(X)},), got {f.shape}")
-        if not np.all(np.isfinite(f)):
-            raise ValueError("evaluate returned non-finite values")
+        f = checked_scores(evaluate, X)
         es.tell(list(X), list(sign * f))
         top = int(np.argmin(sign * f))
         if not sign * f[top] >= sign * best_f:  # also true while best_f is NaN
