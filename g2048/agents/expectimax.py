@@ -265,21 +265,25 @@ def move_values(
                     else:
                         reals[top, _ACC] = max(reals[top, _ACC], value)
                 else:
-                    n = ints[top, _EMPTIES]
-                    if ints[top, _NEXT] == 1:  # the child was the 2
+                    two = ints[top, _NEXT] == 1  # the child was the 2
+                    if two:
                         reals[top, _TWO] = value
-                        # the rest of the node at most: this cell's 4, the cells after it
-                        rest = TWO_PROB * value + FOUR_PROB * upper
-                        rest += (n - ints[top, _DONE] - 1) * upper
                     else:
                         reals[top, _ACC] += TWO_PROB * reals[top, _TWO] + FOUR_PROB * value
                         ints[top, _DONE] += 1
-                        rest = (n - ints[top, _DONE]) * upper
-                    # (without Star1 neither holds: `bounded` is False, `star` too)
-                    if bounded or (star and reals[top, _ACC] + rest <= reals[top, _ALPHA] * n):
-                        reals[top, _ACC] += rest  # cut off: its value is an upper bound
-                        boards[top, _CELLS] = np.uint64(0)
-                        ints[top, _CUT] = 1
+                    if star:  # (only Star1 makes bounds: `bounded` implies `star`)
+                        # the rest of the node at most: this cell's 4 (after its 2), the cells
+                        # after it
+                        n = ints[top, _EMPTIES]
+                        if two:
+                            rest = TWO_PROB * value + FOUR_PROB * upper
+                            rest += (n - ints[top, _DONE] - 1) * upper
+                        else:
+                            rest = (n - ints[top, _DONE]) * upper
+                        if bounded or reals[top, _ACC] + rest <= reals[top, _ALPHA] * n:
+                            reals[top, _ACC] += rest  # cut off: its value is an upper bound
+                            boards[top, _CELLS] = np.uint64(0)
+                            ints[top, _CUT] = 1
             known = True
             node = boards[top, _BOARD]
             rem = depth - top
