@@ -49,15 +49,20 @@ def _best_move_value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -
     return 0.0 if best == -np.inf else best
 
 
-def upper_bound(name: str, tables: np.ndarray) -> float:
-    """A bound above the values of evaluator `name` on every board, from its prepared tables
-    (one row per weight vector), for Star1 pruning: nneonneo's is 8 x its row table's largest
-    entry (a board is valued by its 4 rows and 4 columns), with a margin for the rounding of
-    the sum. ValueError for the evaluators whose bound is not worked out."""
+def check_bounded(name: str) -> None:
+    """ValueError unless upper_bound knows a bound of evaluator `name` (Star1 needs one)."""
     if name != nneonneo.NAME:
         raise ValueError(
             f"star needs a bound of the evaluator's values: known for nneonneo, not {name!r}"
         )
+
+
+def upper_bound(name: str, tables: np.ndarray) -> float:
+    """A bound above the values of evaluator `name` on every board, from its prepared tables
+    (one row per weight vector), for Star1 pruning: nneonneo's is 8 x its row table's largest
+    entry (a board is valued by its 4 rows and 4 columns), with a margin for the rounding of
+    the sum. ValueError (check_bounded) for the evaluators whose bound is not worked out."""
+    check_bounded(name)
     bound = 8.0 * float(np.max(tables))
     return bound + 1e-9 * abs(bound) + 1.0
 

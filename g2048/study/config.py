@@ -11,7 +11,7 @@ import jsonschema
 import yaml
 
 from g2048.agents import AgentConfig
-from g2048.evaluators import check_weights
+from g2048.evaluators import check_bounded, check_weights
 from g2048.study.naming import (
     METHODS,
     NETWORK_EVALUATOR,
@@ -143,8 +143,11 @@ def _check_semantics(config: dict) -> None:
         spec = parse_weights(weights)
         agent = _agent(f"{key}.agent", entry["agent"])
         switching = agent.weight_rows > 1
-        if agent.star and entry["evaluator"] != "nneonneo":
-            _fail(f"{key}.agent.star", "star needs a bound of the evaluator's values: nneonneo's")
+        if agent.star:
+            try:
+                check_bounded(entry["evaluator"])
+            except ValueError as exc:
+                _fail(f"{key}.agent.star", str(exc))
         if spec is not None:
             tuned = tuned_evaluator(config, spec.method)
             if entry["evaluator"] != tuned:
