@@ -42,17 +42,19 @@ def csv_rows(text: str) -> list[str]:
     header = rows[0]
     keep = [i for i, name in enumerate(header) if name not in TIMING_COLUMNS]
     keep_parallel = [i for i in keep if header[i] not in NODE_COLUMNS]
+    timed, parallel = (
+        header.index(name) if name in header else None for name in (TIMED_COLUMN, PARALLEL_COLUMN)
+    )
 
-    def flag(row: list[str], column: str) -> bool:
-        i = header.index(column) if column in header else len(row)
-        return i < len(row) and row[i] == "True"
+    def flag(row: list[str], i: int | None) -> bool:
+        return i is not None and i < len(row) and row[i] == "True"
 
     out = [",".join(header[k] for k in keep)]
     for row in rows[1:]:
-        if flag(row, TIMED_COLUMN):
+        if flag(row, timed):
             out.append(TIMED_COLUMN)
         else:
-            columns = keep_parallel if flag(row, PARALLEL_COLUMN) else keep
+            columns = keep_parallel if flag(row, parallel) else keep
             out.append(",".join(row[k] for k in columns if k < len(row)))
     return out
 
