@@ -22,27 +22,20 @@ from g2048.engine.reference import ref_expectimax
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.play import COLUMNS, evaluator_rows, play_games
 
+NO_ROLLOUTS = (0, 0, 0, np.uint64(0))  # mc: static evaluation at the leaves
+
 
 def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int = 0) -> np.ndarray:
     fn, w, table = evaluators.prepare(name)
     stats = np.zeros(2, dtype=np.int64)
-    mc = (0, 0, 0, np.uint64(0))
-    tt = new_table(table_bits)
-    return move_values(
-        np.uint64(encode(grid)),
-        depth,
-        (fn, w, table),
-        mc,
-        0.0,
-        tt,
-        1,
-        stats,
-        NO_LIMIT,
-        0,
-        1.0,
-        False,
-        np.inf,
-    )[0]
+    return serial_values(encode(grid), depth, (fn, w, table), 0.0, new_table(table_bits), stats)
+
+
+def serial_values(b, depth, ev, cutoff, tt, stats, mc=NO_ROLLOUTS, upper=np.inf) -> np.ndarray:  # noqa: ANN001
+    """move_values of one whole serial search from root b (no node limit, no deadline, root
+    probability 1, table not shared; upper: Star1's bound, inf = none)."""
+    args = (np.uint64(b), depth, ev, mc, cutoff, tt, 1, stats, NO_LIMIT, 0, 1.0, False, upper)
+    return move_values(*args)[0]
 
 
 HAND_BOARDS = [
@@ -105,28 +98,8 @@ def table_runs(grid: list[list[int]], depth: int, cutoff: float) -> list[tuple]:
     runs = []
     for bits in (0, 6, 16):
         stats = np.zeros(2, dtype=np.int64)
-        mc, tt = (0, 0, 0, np.uint64(0)), new_table(bits)
-        b = np.uint64(encode(grid))
-        runs.append(
-            (
-                move_values(
-                    b,
-                    depth,
-                    (fn, w, table),
-                    mc,
-                    cutoff,
-                    tt,
-                    1,
-                    stats,
-                    NO_LIMIT,
-                    0,
-                    1.0,
-                    False,
-                    np.inf,
-                )[0],
-                stats,
-            )
-        )
+        values = serial_values(encode(grid), depth, (fn, w, table), cutoff, new_table(bits), stats)
+        runs.append((values, stats))
     return runs
 
 

@@ -8,17 +8,16 @@ import pytest
 from g2048 import evaluators
 from g2048.agents import STATS_SIZE, AgentConfig
 from g2048.agents.deepening import auto_depth, search_values
-from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
+from g2048.agents.expectimax import NO_LIMIT, new_table
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import rollout_gain, rollout_state
 from g2048.engine.bitboard import distinct_ranks, shift_scored
 from g2048.engine.board import encode
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from tests.test_agents import played_boards
+from tests.test_agents import NO_ROLLOUTS, played_boards, serial_values
 
 EV = evaluators.prepare("nneonneo")
-NO_ROLLOUTS = (0, 0, 0, np.uint64(0))
 
 
 def boards(n: int = 30, seed: int = 3) -> list[np.uint64]:
@@ -37,9 +36,7 @@ def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3
 
 def fixed(b: np.uint64, depth: int, cutoff: float = 1e-3) -> np.ndarray:
     stats = np.zeros(2, dtype=np.int64)
-    return move_values(
-        b, depth, EV, NO_ROLLOUTS, cutoff, new_table(12), 9, stats, NO_LIMIT, 0, 1.0, False, np.inf
-    )[0]
+    return serial_values(b, depth, EV, cutoff, new_table(12), stats)
 
 
 def test_distinct_ranks_counts_the_different_tiles() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from g2048 import evaluators
 from g2048.agents import AgentConfig
-from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
+from g2048.agents.expectimax import new_table
 from g2048.agents.rollout import EVALUATOR_POLICY, rollout_gain
 from g2048.engine.bitboard import shift_scored, spawn_tile
 from g2048.engine.board import decode, encode, legal_moves, move
@@ -14,7 +14,7 @@ from g2048.engine.reference import ref_afterstate_expectimax, ref_ntuple_value, 
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.evaluators import ntuple
 from g2048.play import play_games
-from tests.test_agents import played_boards
+from tests.test_agents import played_boards, serial_values
 
 
 def random_network(name: str, seed: int) -> ntuple.Network:
@@ -96,22 +96,7 @@ def test_network_files_round_trip_and_bad_files_are_named(tmp_path) -> None:  # 
 def search_values(grid: list[list[int]], depth: int, network: ntuple.Network) -> np.ndarray:
     kind, w, table = evaluators.prepare("ntuple", network)
     stats = np.zeros(2, dtype=np.int64)
-    mc = (0, 0, 0, np.uint64(0))
-    return move_values(
-        np.uint64(encode(grid)),
-        depth,
-        (kind, w, table),
-        mc,
-        0.0,
-        new_table(12),
-        1,
-        stats,
-        NO_LIMIT,
-        0,
-        1.0,
-        False,
-        np.inf,
-    )[0]
+    return serial_values(encode(grid), depth, (kind, w, table), 0.0, new_table(12), stats)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -159,10 +144,7 @@ def test_evaluator_rollouts_play_the_greedy_moves(name: str) -> None:
         # the same 30 moves, each chosen by depth-1 expectimax (greedy), the same spawns
         state, total = rng_state(4), 0
         for _ in range(30):
-            mc = (0, 0, 0, np.uint64(0))
-            values = move_values(
-                b, 1, ev, mc, 0.0, new_table(0), 1, stats, NO_LIMIT, 0, 1.0, False, np.inf
-            )[0]
+            values = serial_values(b, 1, ev, 0.0, new_table(0), stats)
             if values.max() == -np.inf:
                 break
             after, score = shift_scored(b, int(np.argmax(values)))

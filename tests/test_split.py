@@ -6,18 +6,17 @@ import pytest
 
 from g2048 import evaluators
 from g2048.agents import PARALLEL, STATS_SIZE, AgentConfig
-from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
+from g2048.agents.expectimax import new_table
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.split import split_move_values
 from g2048.engine.board import encode
 from g2048.engine.parallel import thread_count
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from tests.test_agents import played_boards
+from tests.test_agents import NO_ROLLOUTS, played_boards, serial_values
 from tests.test_ntuple import random_network
 
 EV = evaluators.prepare("nneonneo")
-NO_ROLLOUTS = (0, 0, 0, np.uint64(0))
 
 
 def boards(n: int, seed: int) -> list[np.uint64]:
@@ -27,8 +26,7 @@ def boards(n: int, seed: int) -> list[np.uint64]:
 def serial(b, depth, cutoff, tt, ev=EV, mc=NO_ROLLOUTS) -> tuple:  # noqa: ANN001
     """move_values on one thread: (values, nodes)."""
     stats = np.zeros(2, dtype=np.int64)
-    values = move_values(b, depth, ev, mc, cutoff, tt, 7, stats, NO_LIMIT, 0, 1.0, False, np.inf)[0]
-    return values, stats[0]
+    return serial_values(b, depth, ev, cutoff, tt, stats, mc), stats[0]
 
 
 def split(b, depth, cutoff, tt, threads, ev=EV, mc=NO_ROLLOUTS) -> tuple:  # noqa: ANN001

@@ -6,24 +6,22 @@ import pytest
 
 from g2048 import evaluators
 from g2048.agents import AgentConfig
-from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
+from g2048.agents.expectimax import new_table
 from g2048.agents.split import split_move_values
 from g2048.engine.board import encode
 from g2048.engine.parallel import thread_count
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from tests.test_agents import played_boards
+from tests.test_agents import NO_ROLLOUTS, played_boards, serial_values
 
 EV = evaluators.prepare("nneonneo")
 UPPER = evaluators.upper_bound("nneonneo", EV[2][None])
-NO_ROLLOUTS = (0, 0, 0, np.uint64(0))
 
 
 def search(b, depth, cutoff, bits, upper) -> tuple:  # noqa: ANN001
     """move_values with a fresh table of 2**bits slots: (values, nodes)."""
     stats = np.zeros(2, dtype=np.int64)
-    args = (b, depth, EV, NO_ROLLOUTS, cutoff, new_table(bits), 5, stats, NO_LIMIT, 0, 1.0)
-    return move_values(*args, False, upper)[0], stats[0]
+    return serial_values(b, depth, EV, cutoff, new_table(bits), stats, upper=upper), stats[0]
 
 
 def test_the_bound_holds_on_played_and_random_boards() -> None:
