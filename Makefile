@@ -67,11 +67,12 @@ docs:
 	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	mkdir -p docs/tables docs/figures
 	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
-	   results/tables/learned.md results/tables/claims.md docs/tables/
+	   results/tables/learned.md results/tables/transfer.md results/tables/claims.md \
+	   docs/tables/
 	cp results/figures/cost_strength.png results/figures/benchmark_reach.png \
 	   results/figures/pareto_fronts.png results/figures/validation_scores.png \
-	   results/figures/hypervolume.png results/figures/cem_progress.png \
-	   results/figures/td_learning.png docs/figures/
+	   results/figures/hypervolume.png results/figures/tuner_progress.png \
+	   results/figures/depth_transfer.png results/figures/td_learning.png docs/figures/
 	cp results/provenance/summary.json docs/provenance.json
 
 # The smoke study's digests, which the tests (and so CI, on a fresh machine) compare with; run

@@ -20,6 +20,7 @@ def nsga2_run() -> dict:
     """A tune result of NSGA-II over nsga4 with a 3-point front: the balanced point (row 0), an
     empty-heavy and a corner-heavy extreme; row 3 is dominated."""
     return {
+        "run": "nsga2",
         "method": "nsga2",
         "seed": 1,
         "settings": {"evaluator": "nsga4"},

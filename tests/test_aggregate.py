@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from g2048.report.claims import CLAIMS, Claim, claims_table, verdict
+from g2048.report.claims import CLAIMS, QUESTIONS, Claim, claims_table, verdict
 from g2048.report.figures import spread_labels
 from g2048.report.tables import (
     benchmark_table,
@@ -14,6 +14,7 @@ from g2048.report.tables import (
     learned_table,
     moves_gain,
     summary_row,
+    transfer_table,
     validation_table,
     write_table,
 )
@@ -72,6 +73,23 @@ def test_validation_table_pairs_every_set_with_the_reference() -> None:
     table = validation_table({"base": base, "better": better}, "base").set_index("name")
     assert table.loc["base", "diff_vs_reference"] == 0
     assert table.loc["better", "diff_vs_reference"] == pytest.approx(140 / 3)
+
+
+def test_transfer_table_pairs_each_depth_with_the_reference_and_holm_corrects() -> None:
+    rows = {
+        ("ref", 1): games([10, 20, 30], [8, 8, 8]),
+        ("ref", 2): games([100, 200, 300], [8, 8, 8]),
+        ("a", 1): games([12, 25, 31], [8, 8, 8]),
+        ("a", 2): games([90, 150, 310], [8, 8, 8]),
+    }
+    table = transfer_table(rows, "ref").set_index(["name", "depth"])
+    assert table.loc[("a", 1), "diff_vs_reference"] == pytest.approx(8 / 3)
+    assert table.loc[("a", 2), "diff_vs_reference"] == pytest.approx(-50 / 3)
+    assert np.isnan(table.loc[("ref", 2), "holm_pvalue"])
+    small, large = sorted(table["t_pvalue"].dropna())  # two comparisons: m = 2
+    assert sorted(table["holm_pvalue"].dropna()) == pytest.approx(
+        [2 * small, max(2 * small, large)]
+    )
 
 
 def test_validation_table_refuses_unpaired_games() -> None:
@@ -145,7 +163,7 @@ def test_claims_table_marks_missing_and_noted_rows() -> None:
           "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01, "timed": False}]
     )  # fmt: skip
     out = claims_table(table, notes={"greedy": "other settings"}).set_index("claim")
-    assert len(out) == len(CLAIMS)
+    assert len(out) == len(CLAIMS) + len(QUESTIONS)
     assert out.loc["random: mean score ~1,200", "verdict"] == "held"
     assert out.loc["random: mean score ~1,200", "measured (95% CI)"] == "1,000 [900, 1,100]"
     assert out.loc["random: mean score ~1,200", "claimed"] == "900 to 1,500"
@@ -155,6 +173,23 @@ def test_claims_table_marks_missing_and_noted_rows() -> None:
     timed = claims_table(table.assign(timed=True)).set_index("claim")
     assert timed.loc["random: mean score ~1,200", "timed"]
     assert not timed.loc["greedy (1 ply): mean score ~5,000", "timed"]
+
+
+def test_questions_answer_by_the_paired_interval() -> None:
+    q = QUESTIONS[0]
+    base = games([100, 200, 300, 400], [8, 8, 8, 8])
+    higher = games([150, 260, 340, 470], [8, 8, 8, 8])
+    table = benchmark_table({"greedy": base}, [{"name": "greedy", "agent": {"name": "greedy"},
+                                                "evaluator": "ovolve", "games": 4}])  # fmt: skip
+    rows = claims_table(table, games={q.entry: higher, q.versus: base}).set_index("claim")
+    assert rows.loc[q.text, "verdict"] == f"{q.entry} higher"
+    assert rows.loc[q.text, "measured (95% CI)"].startswith("55 [")
+    rows = claims_table(table, games={q.entry: base, q.versus: base}).set_index("claim")
+    assert rows.loc[q.text, "verdict"] == f"{q.entry} no clear difference"
+    rows = claims_table(table).set_index("claim")
+    assert rows.loc[q.text, "verdict"] == "not comparable"
+    with pytest.raises(ValueError, match="same seeds"):
+        claims_table(table, games={q.entry: games([1, 2], [8, 8], [5, 6]), q.versus: base})
 
 
 def test_learned_table_marks_pairs_with_a_timed_side() -> None:
@@ -180,8 +215,25 @@ def test_select_takes_the_balanced_front_point_and_cem_mean(nsga2_run: dict) -> 
     out = select(tuned)
     assert out["weights"].tolist() == [0.25] * 4
     assert out["switching"].shape == (3, 4)
-    cem = {"method": "cem", "seed": 2, "settings": {"evaluator": "cem8"}, "mean": [1.0] * 8}
-    assert select(cem)["weights"] == [1.0] * 8
+    cem = {"run": "cem", "method": "cem", "seed": 2, "settings": {"evaluator": "cem8"}}
+    assert select(cem | {"mean": [1.0] * 8})["weights"] == [1.0] * 8
+
+
+def test_noise_aware_selection_judges_by_the_fresh_values(nsga2_run: dict) -> None:
+    # CEM / CMA-ES: the candidate (mean, then elite) with the best fresh value, whatever the
+    # training values say
+    X = [[1.0] * 8, [2.0] * 8, [3.0] * 8]
+    again = {"X": X, "train": [9.0, 8.0, 7.0], "fresh": [5.0, 6.0, 5.5], "games": 10}
+    cem = {"run": "cmaes", "method": "cmaes", "seed": 2, "settings": {"evaluator": "cem8"}}
+    out = select(cem | {"mean": X[0], "reevaluation": again})
+    assert out["weights"].tolist() == X[1] and (out["train"], out["fresh"]) == (8.0, 6.0)
+    # NSGA-II: the balanced point of the fresh values; here fresh values make row 1 ideal
+    fresh = [[1, 1, 1, 1], [12, 12, 12, 12], [1, 12, 1, 12]]
+    again = {"X": nsga2_run["X"][:3], "train": nsga2_run["F"][:3], "fresh": fresh, "games": 10}
+    out = select(nsga2_run | {"reevaluation": again})
+    assert out["weights"].tolist() == nsga2_run["X"][1]
+    assert out["objectives"].tolist() == nsga2_run["F"][1] and out["fresh"] == fresh[1]
+    assert select(nsga2_run)["weights"].tolist() == nsga2_run["X"][0]  # training values
 
 
 def test_pick_tuned_takes_the_best_validated_set() -> None:

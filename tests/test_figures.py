@@ -29,7 +29,7 @@ def error_bars(ax) -> list[np.ndarray]:  # noqa: ANN001
 
 def test_counting_axes_have_integer_ticks() -> None:
     history = pd.DataFrame({"generation": [0, 1, 2], "hypervolume": [0.1, 0.2, 0.25]})
-    ax = figures.hypervolume([history]).axes[0]
+    ax = figures.hypervolume({"nsga2": [history]}).axes[0]
     ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
     assert ticks and all(float(t).is_integer() for t in ticks)
 
@@ -71,6 +71,47 @@ def test_cost_strength_joins_each_algorithms_budgets_in_order() -> None:
 
 
 def test_the_palette_is_the_colour_blind_safe_one() -> None:
-    fig = figures.hypervolume([pd.DataFrame({"generation": [0, 1], "hypervolume": [0.1, 0.2]})])
+    fig = figures.hypervolume(
+        {"a": [pd.DataFrame({"generation": [0, 1], "hypervolume": [0.1, 0.2]})]}
+    )
     line = fig.axes[0].get_lines()[0]
     assert line.get_color() == figures.PALETTE[0]
+
+
+def test_tuner_progress_groups_runs_judged_alike_and_shares_the_step_panel() -> None:
+    cem = pd.DataFrame(
+        {
+            "iteration": [0, 1],
+            "evaluations": [4, 8],
+            "best_f": [1.0, 2.0],
+            "mean_f": [0.5, 1.0],
+            "std_0": [0.1, 0.05],
+            "std_1": [0.3, 0.15],
+        }
+    )
+    cma = pd.DataFrame({"iteration": [0, 1], "evaluations": [4, 8], "best_f": [1.5, 2.5],
+                        "mean_f": [0.5, 1.0], "sigma": [0.1, 0.08]})  # fmt: skip
+    runs = {
+        "cem": {"evaluator": "cem8", "judged_by": "log2_max_tile", "histories": [cem, cem]},
+        "cmaes": {"evaluator": "cem8", "judged_by": "log2_max_tile", "histories": [cma]},
+        "nn-cem": {"evaluator": "nneonneo", "judged_by": "score", "histories": [cem]},
+    }
+    fig = figures.tuner_progress(runs)
+    assert len(fig.axes) == 3  # two groups, then the step sizes of all three runs
+    assert [ax.get_ylabel() for ax in fig.axes[:2]] == ["log2_max_tile", "score"]
+    steps = {line.get_label(): line.get_ydata() for line in fig.axes[2].get_lines()}
+    np.testing.assert_allclose(steps["cem (mean)"], [0.2, 0.1])  # the std's mean over weights
+    np.testing.assert_allclose(steps["cmaes (mean)"], [0.1, 0.08])
+
+
+def test_depth_transfer_draws_one_line_per_weight_set_in_depth_order() -> None:
+    table = pd.DataFrame({"name": ["a", "a", "b", "b"], "depth": [2, 1, 1, 2],
+                          "score_mean": [20.0, 10.0, 5.0, 30.0],
+                          "score_low": [-5.0, 8.0, 4.0, 25.0],
+                          "score_high": [45.0, 12.0, 6.0, 35.0]})  # fmt: skip
+    ax = figures.depth_transfer(table).axes[0]
+    lines = {bars.get_label(): bars.lines[0] for bars in ax.containers}
+    assert list(lines) == ["a", "b"]
+    np.testing.assert_array_equal(lines["a"].get_xdata(), [1, 2])
+    np.testing.assert_array_equal(lines["a"].get_ydata(), [10.0, 20.0])
+    assert all(seg[:, 1].min() >= 0 for seg in error_bars(ax))

@@ -16,6 +16,7 @@ from g2048.evaluators import EVALUATOR_NAMES, ntuple
 from g2048.report import figures
 from g2048.report.tables import describe_agent, tuning_table
 from g2048.study.config import (
+    METHOD_KEYS,
     ConfigError,
     load_schema,
     network_pairs,
@@ -23,10 +24,11 @@ from g2048.study.config import (
     validate_config,
 )
 from g2048.study.naming import (
-    METHODS,
     OBJECTIVE_NAMES,
     OBJECTIVES,
-    WEIGHT_SPECS,
+    RUN_NAME,
+    TD_RUN,
+    WEIGHT_TUNERS,
     WeightSpec,
     candidate_name,
     parse_candidate,
@@ -34,6 +36,7 @@ from g2048.study.naming import (
     selected_weights,
     tuning_purpose,
 )
+from g2048.study.objectives import FITNESSES
 
 CONFIGS = Path(__file__).resolve().parent.parent / "config"
 
@@ -42,29 +45,43 @@ def smoke() -> dict:
     return yaml.safe_load((CONFIGS / "smoke.yaml").read_text())
 
 
-@pytest.mark.parametrize("method", METHODS)
-def test_candidate_names_round_trip(method: str) -> None:
-    assert parse_candidate(candidate_name(method, 12)) == (method, 12)
+RUNS = ("nsga2", "cem", "nneonneo-cmaes", "td")
 
 
-@pytest.mark.parametrize("name", ["hand-classic4", "nsga2", "nsga2-s", "ga-s1", "cem-s1x"])
+@pytest.mark.parametrize("run", RUNS)
+def test_candidate_names_round_trip(run: str) -> None:
+    assert parse_candidate(candidate_name(run, 12), RUNS) == (run, 12)
+
+
+@pytest.mark.parametrize(
+    "name", ["hand-classic4", "nsga2", "nsga2-s", "ga-s1", "cem-s1x", "nneonneo-s1", "cmaes-s1"]
+)
 def test_other_names_are_not_candidates(name: str) -> None:
-    assert parse_candidate(name) is None
+    assert parse_candidate(name, RUNS) is None
 
 
-def test_weight_specs_parse_and_print_back() -> None:
-    specs = [parse_weights(text) for text in WEIGHT_SPECS]
-    assert [str(s) for s in specs] == list(WEIGHT_SPECS)
-    assert parse_weights("front:nsga2") == WeightSpec("front", "nsga2")
+@pytest.mark.parametrize("text", ["tuned:nsga2", "tuned:td", "front:nsga2", "tuned:nneonneo-cem"])
+def test_weight_specs_parse_and_print_back(text: str) -> None:
+    assert str(parse_weights(text)) == text
+
+
+def test_weight_specs_know_their_kind_and_refuse_other_text() -> None:
+    assert parse_weights("front:nneonneo-nsga2") == WeightSpec("front", "nneonneo-nsga2")
     assert parse_weights("front:nsga2").switching and not parse_weights("tuned:cem").switching
     assert parse_weights([1.0, 2.0]) is None and parse_weights(None) is None
-    with pytest.raises(ValueError, match="weights must be one of"):
-        parse_weights("tuned:ga")
+    for text in ("tuned:", "best:cem", "tuned:Cem", "tuned:cem-", "tuned:cem nsga2"):
+        with pytest.raises(ValueError, match="weights must be numbers, tuned:<run> or front"):
+            parse_weights(text)
 
 
-def test_the_schema_names_the_same_weight_specs() -> None:
-    specs = load_schema()["$defs"]["weights"]["oneOf"][1]["enum"]
-    assert tuple(specs) == WEIGHT_SPECS
+def test_the_schema_names_runs_and_specs_as_naming_does() -> None:
+    schema = load_schema()["$defs"]
+    assert schema["weights"]["oneOf"][1]["pattern"] == f"^(tuned|front):{RUN_NAME}$".replace(
+        "(?:", "("
+    )
+    assert schema["tuning_run"]["properties"]["name"]["pattern"] == f"^(?!td$){RUN_NAME}$".replace(
+        "(?:", "("
+    )
 
 
 def test_selected_weights_reads_the_vector_or_the_switching_rows() -> None:
@@ -82,9 +99,15 @@ def test_tuning_purposes_name_the_run_and_the_step() -> None:
 
 def test_objectives_are_named_once_for_tables_and_figures() -> None:
     assert OBJECTIVE_NAMES == ("score", "log2_max_tile", "moves", "empty_mean")
-    run = {"method": "nsga2", "seed": 1, "evaluator": "nsga4", "weights": [0.25] * 4}
+    run = {
+        "run": "nsga2",
+        "method": "nsga2",
+        "seed": 1,
+        "evaluator": "nsga4",
+        "weights": [0.25] * 4,
+    }
     table = tuning_table([run | {"objectives": [1.0, 2.0, 3.0, 4.0]}], [1.0])
-    assert list(table.columns[4:8]) == list(OBJECTIVE_NAMES)
+    assert list(table.columns[5:9]) == list(OBJECTIVE_NAMES)
     front = {"seed": 1, "F": [[1, 2, 3, 4], [2, 1, 3, 4]], "front": [0, 1]}
     fig = figures.pareto_fronts([front], [{"objectives": [1, 2, 3, 4]}])
     labels = {ax.get_xlabel() for ax in fig.axes} | {ax.get_ylabel() for ax in fig.axes}
@@ -105,6 +128,8 @@ def test_network_pairs_match_every_heuristic_of_the_same_agent() -> None:
     assert network_pairs(config) == [
         ("ntuple-d1", "greedy"), ("ntuple-d1", "nneonneo-d1"), ("ntuple-d1", "classic4-d1"),
         ("ntuple-d1", "nsga4-d1"), ("ntuple-d1", "cem8-d1"), ("ntuple-d3", "nneonneo-d3"),
+        ("ntuple-d3", "nneonneo-cmaes-d3"), ("ntuple-d3", "nneonneo-cem-d3"),
+        ("ntuple-d3", "nneonneo-nsga2-d3"),
     ]  # fmt: skip
     for entry in config["benchmark"]["entries"]:
         if entry["name"] == "nneonneo-d3":
@@ -121,7 +146,12 @@ def test_the_schema_lists_the_package_agents_evaluators_and_policies() -> None:
     assert tuple(load_schema()["$defs"]["evaluator"]["enum"]) == EVALUATOR_NAMES
     tune = load_schema()["properties"]["tune"]["properties"]
     assert tuple(tune["td"]["properties"]["network"]["enum"]) == tuple(ntuple.NETWORKS)
-    assert set(tune) == {"seeds", *METHODS}
+    assert set(tune) == {"seeds", "runs", TD_RUN}
+    run = load_schema()["$defs"]["tuning_run"]["properties"]
+    assert tuple(run["method"]["enum"]) == WEIGHT_TUNERS
+    assert set(run["fitness"]["enum"]) == set(FITNESSES)
+    method_keys = set().union(*METHOD_KEYS.values())
+    assert method_keys < set(run) and set(METHOD_KEYS) == set(WEIGHT_TUNERS)
 
 
 @pytest.mark.parametrize("field", dataclasses.fields(AgentConfig), ids=lambda f: f.name)

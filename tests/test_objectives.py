@@ -6,6 +6,7 @@ import pytest
 
 from g2048.agents import AgentConfig
 from g2048.engine.rng import game_seeds
+from g2048.evaluators import get_evaluator
 from g2048.play import play_games
 from g2048.study.naming import tuning_purpose
 from g2048.study.objectives import (
@@ -13,10 +14,11 @@ from g2048.study.objectives import (
     CEMObjective,
     NSGA2Objective,
     tune_cem,
+    tune_cmaes,
     tune_nsga2,
 )
 from g2048.study.stages import tune
-from g2048.tuning import cem, nsga2
+from g2048.tuning import cem, cmaes, nsga2
 
 GREEDY = AgentConfig("greedy")
 GAME_COLUMNS = ["seed", "score", "max_tile", "moves", "empty_mean", "nodes", "overflow"]
@@ -157,12 +159,12 @@ def test_tuning_games_come_from_the_study_seed_and_the_run(cls, fresh_seeds: boo
 def test_changing_the_study_seed_changes_the_tuning_run() -> None:
     settings = dict(population=4, iterations=1, games=1, max_moves=50, seed=3)
     first, second = tune_cem(**settings, study_seed=1), tune_cem(**settings, study_seed=2)
-    assert not first.history.equals(second.history)
+    assert not first.result.history.equals(second.result.history)
 
 
 def test_the_tune_stage_seeds_its_games_from_the_study_seed() -> None:
-    settings = {"evaluator": "cem8", "agent": {"name": "greedy"}, "population": 4}
-    settings |= {"iterations": 1, "games": 1, "max_moves": 50, "fitness": "log2_max_tile"}
+    settings = {"method": "cem", "evaluator": "cem8", "agent": {"name": "greedy"}}
+    settings |= {"population": 4, "iterations": 1, "games": 1, "max_moves": 50}
     runs = [tune("cem", settings, 1, study_seed, 1, lambda _: None) for study_seed in (1, 2)]
     assert runs[0][0]["study_seed"] == 1
     assert not runs[0][1].equals(runs[1][1])
@@ -171,8 +173,8 @@ def test_the_tune_stage_seeds_its_games_from_the_study_seed() -> None:
 def test_nsga2_tuning_run_is_reproducible_and_elitist() -> None:
     lines: list[str] = []
     kwargs = dict(pop_size=8, generations=3, games=2, seed=11, study_seed=7)
-    first = tune_nsga2(**kwargs, progress=lines.append)
-    second = tune_nsga2(**kwargs)
+    first = tune_nsga2(**kwargs, progress=lines.append).result
+    second = tune_nsga2(**kwargs).result
     np.testing.assert_array_equal(first.X, second.X)
     np.testing.assert_array_equal(first.F, second.F)
     pd.testing.assert_frame_equal(first.history, second.history)
@@ -210,8 +212,8 @@ def test_cem_tuning_run_is_reproducible_and_keeps_its_best() -> None:
     lines: list[str] = []
     kwargs = dict(population=8, iterations=3, games=2, max_moves=100, seed=13, fresh_seeds=False)
     kwargs |= {"study_seed": 7}
-    first = tune_cem(**kwargs, progress=lines.append)
-    second = tune_cem(**kwargs)
+    first = tune_cem(**kwargs, progress=lines.append).result
+    second = tune_cem(**kwargs).result
     pd.testing.assert_frame_equal(first.history, second.history)
     np.testing.assert_array_equal(first.best_x, second.best_x)
     # Each iteration draws new samples, so its best may fall below the first iteration's; what
@@ -241,3 +243,64 @@ def test_cem_tuning_run_is_reproducible_and_keeps_its_best() -> None:
 def test_invalid_arguments_are_named(make, message: str) -> None:  # noqa: ANN001
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def test_cmaes_tunes_through_the_package_objective() -> None:
+    """CMA-ES on 2048 through CEMObjective: reproducible, inside the tuning box, the best ever a
+    true value (replayed on its own seeds), and its games counted."""
+    kwargs = dict(population=6, iterations=3, games=2, max_moves=100, seed=5, study_seed=7)
+    first = tune_cmaes(**kwargs, fresh_seeds=False)
+    second = tune_cmaes(**kwargs, fresh_seeds=False)
+    pd.testing.assert_frame_equal(first.result.history, second.result.history)
+    bounds = get_evaluator("cem8").bounds
+    for w in (first.result.mean, first.result.best_x, *first.result.elite):
+        assert np.all(w >= bounds[:, 0]) and np.all(w <= bounds[:, 1])
+    assert first.result.elite.shape == (3, 8)  # cma's parents: half of the 6 candidates
+    replay = CEMObjective(games=2, study_seed=7, run_seed=5, run="cmaes", max_moves=100,
+                          fresh_seeds=False)  # fmt: skip
+    assert replay(first.result.best_x[None])[0] == first.result.best_f
+    assert first.games_played == 6 * 3 * 2 and first.reevaluation is None
+
+
+def test_cmaes_solves_a_toy_problem_in_the_unit_box() -> None:
+    """The step size is a fraction of the box, so CMA-ES finds the optimum of a smooth toy
+    fitness over nneonneo's weights (scales 5 to 400 000) as easily as over unit weights."""
+    target = np.array([120000.0, 500.0, 900.0, 20.0, 40.0])
+    bounds = get_evaluator("nneonneo").bounds
+    width = bounds[:, 1] - bounds[:, 0]
+
+    class Toy(CEMObjective):
+        def __call__(self, X: np.ndarray) -> np.ndarray:
+            return -(((np.asarray(X) - target) / width) ** 2).sum(axis=1)
+
+    result = cmaes.run(lambda U: Toy("nneonneo", study_seed=1)(bounds[:, 0] + U * width),
+                       (np.array(get_evaluator("nneonneo").default_weights) - bounds[:, 0]) / width,
+                       0.1, iterations=80, seed=3, lower=np.zeros(5), upper=np.ones(5))  # fmt: skip
+    np.testing.assert_allclose(bounds[:, 0] + result.mean * width, target, rtol=1e-3)
+
+
+@pytest.mark.parametrize("tuner", [tune_nsga2, tune_cem, tune_cmaes])
+def test_reevaluation_plays_the_final_candidates_on_fresh_seeds(tuner) -> None:  # noqa: ANN001
+    size = {"pop_size": 4, "generations": 1} if tuner is tune_nsga2 else {"population": 4}
+    kwargs = dict(games=2, max_moves=60, seed=2, study_seed=9, fresh_seeds=False, **size)
+    if tuner is not tune_nsga2:
+        kwargs["iterations"] = 2
+    plain = tuner(**kwargs)
+    tuned = tuner(**kwargs, reevaluate=3)
+    again = tuned.reevaluation
+    assert plain.reevaluation is None
+    extra = len(again.X) * (2 + 3)  # each candidate: the last training seeds, 3 fresh ones
+    assert tuned.games_played == plain.games_played + extra
+    if tuner is tune_nsga2:  # the front, and on fixed seeds its training values come back
+        np.testing.assert_array_equal(again.X, tuned.result.X[tuned.result.rank == 0])
+        np.testing.assert_array_equal(again.train, tuned.result.F[tuned.result.rank == 0])
+    else:  # the mean, then the last elite
+        np.testing.assert_array_equal(again.X[0], tuned.result.mean)
+        np.testing.assert_array_equal(again.X[1:], tuned.result.elite)
+    run = {tune_nsga2: "nsga2", tune_cem: "cem", tune_cmaes: "cmaes"}[tuner]
+    objective = (NSGA2Objective if tuner is tune_nsga2 else CEMObjective)(
+        games=3, study_seed=9, run_seed=2, run=run, max_moves=60
+    )
+    fresh = objective.fresh_seeds_of(3)
+    assert not set(fresh) & set(objective.seeds(0))
+    np.testing.assert_array_equal(again.fresh, objective.measure(objective.play(again.X, fresh)))

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 from workflow_runs import ROOT, SNAKEMAKE, assert_same_results, snakemake, workdir
 
-from g2048.report.claims import CLAIMS
+from g2048.report.claims import CLAIMS, QUESTIONS
 from g2048.study.digests import verify
 from g2048.study.provenance import environment
 from g2048.study.results import read_json
@@ -36,7 +36,7 @@ def table(where: Path, name: str) -> pd.DataFrame:
 def test_benchmark_table_has_every_entry_with_sane_values(smoke: Path) -> None:
     df = table(smoke, "benchmark")
     config_games = {"random": 8, "greedy": 8, "expectimax-d3": 4}
-    assert len(df) == 16
+    assert len(df) == 18
     for name, games in config_games.items():
         assert df.set_index("name").loc[name, "games"] == games
     assert df.loc[df.timed, "name"].tolist() == ["expectimax-1ms", "mc-1ms"]
@@ -57,7 +57,7 @@ def test_benchmark_orders_random_greedy_expectimax(smoke: Path) -> None:
 def test_validation_compares_every_weight_set_with_the_reference(smoke: Path) -> None:
     df = table(smoke, "validation").set_index("name")
     assert list(df.index) == [
-        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "td-s1", "td-s2",
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "cmaes-s1", "cmaes-s2", "td-s1", "td-s2",
         "hand-classic4", "equal-nsga4", "nneonneo",
     ]  # fmt: skip
     assert (df.games == 6).all()
@@ -65,15 +65,38 @@ def test_validation_compares_every_weight_set_with_the_reference(smoke: Path) ->
     assert df.loc["hand-classic4", "t_pvalue"] == 1
 
 
-def test_tuning_table_has_one_row_per_method_and_seed(smoke: Path) -> None:
+def test_tuning_table_has_one_row_per_run_and_seed(smoke: Path) -> None:
     df = table(smoke, "tuning")
-    assert sorted(zip(df.method, df.seed, strict=True)) == [
-        ("cem", 1), ("cem", 2), ("nsga2", 1), ("nsga2", 2), ("td", 1), ("td", 2),
+    assert list(zip(df.run, df.seed, strict=True)) == [
+        ("nsga2", 1), ("nsga2", 2), ("cem", 1), ("cem", 2), ("cmaes", 1), ("cmaes", 2),
+        ("td", 1), ("td", 2),
     ]  # fmt: skip
     assert (df.wall_seconds > 0).all()
+    # every weight run re-evaluated its final candidates: training and fresh estimates side
+    # by side, and the games that cost (cmaes: 6 x 2 x 2 training, then 2 + 2 per candidate)
+    tuned = df[df.method != "td"]
+    assert tuned.train.notna().all() and tuned.fresh.notna().all()
+    assert (tuned.judged_by == tuned.method.map({"nsga2": "score"}).fillna("log2_max_tile")).all()
+    cmaes = tuned[tuned.method == "cmaes"]
+    assert (cmaes.games_played == 6 * 2 * 2 + (1 + 3) * (2 + 2)).all()
     networks = df[df.method == "td"]
     assert (networks.evaluator == "ntuple").all()
     assert networks.weights.tolist() == ["results/tune/td/seed1.npz", "results/tune/td/seed2.npz"]
+
+
+def test_transfer_table_pairs_every_set_and_depth_with_the_reference(smoke: Path) -> None:
+    df = table(smoke, "transfer")
+    sets = ["tuned-nsga2", "tuned-cem", "tuned-cmaes", "hand-classic4", "equal-nsga4", "nneonneo"]
+    assert list(zip(df.name, df.depth, strict=True)) == [(s, d) for s in sets for d in (1, 2)]
+    assert (df.games == 6).all()
+    reference = df.name == "hand-classic4"
+    assert df.loc[reference, "holm_pvalue"].isna().all()
+    compared = df[~reference]
+    assert (compared.holm_pvalue >= compared.t_pvalue).all() and (compared.holm_pvalue <= 1).all()
+    # at the validation's depth the transfer replays the validation games of the same weights
+    validation = table(smoke, "validation").set_index("name").score_mean
+    at_two = df[df.depth == 2].set_index("name").score_mean
+    assert at_two["nneonneo"] == validation["nneonneo"]
 
 
 def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: Path) -> None:
@@ -88,10 +111,13 @@ def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: P
 
 def test_claims_table_lists_every_claim_with_a_verdict(smoke: Path) -> None:
     text = (smoke / "results" / "tables" / "claims.md").read_text()
-    rows = [line for line in text.splitlines() if line.startswith("| seed")]
-    assert len(rows) == len(CLAIMS)
+    rows = [" ".join(line.split()) for line in text.splitlines()[4:] if line.startswith("| ")]
+    assert len(rows) == len(CLAIMS) + len(QUESTIONS)
     verdicts = ("| held |", "| did not hold |", "| not comparable |")
-    assert all(sum(v in " ".join(r.split()) for v in verdicts) == 1 for r in rows)
+    assert all(sum(v in r for v in verdicts) == 1 for r in rows[: len(CLAIMS)])
+    answers = ("higher |", "lower |", "no clear difference |", "| not comparable |")
+    assert all(sum(a in r for a in answers) == 1 for r in rows[len(CLAIMS) :])
+    assert any("cmaes-d2 " in r and "not comparable" not in r for r in rows)  # smoke has both
 
 
 def test_results_match_the_committed_smoke_digests(smoke: Path) -> None:
@@ -106,7 +132,8 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
-    assert len(jobs) == len(records) - 1 == 6 + 9 + 16 * 2  # tune, validate, benchmark shards
+    # tune, validate, transfer, benchmark shards
+    assert len(jobs) == len(records) - 1 == 8 + 11 + 6 * 2 + 18 * 2
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     for name in ("benchmark", "validation", "tuning", "learned"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()
@@ -115,7 +142,7 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
 
 def test_figures_are_valid_images(smoke: Path) -> None:
     figures = sorted((smoke / "results" / "figures").glob("*.png"))
-    assert len(figures) == 7
+    assert len(figures) == 8
     for path in figures:
         with Image.open(path) as image:
             image.verify()
@@ -128,7 +155,7 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     html = (smoke / "report.html").read_text()
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
     outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
-    tables = ("benchmark", "validation", "tuning", "learned")
+    tables = ("benchmark", "validation", "tuning", "learned", "transfer")
     outputs += [f"{t}.{ext}" for t in tables for ext in ("md", "html")]
     outputs += ["claims.md", "claims.html"]
     assert all(name in html for name in outputs)
@@ -184,7 +211,7 @@ def _cut_in_half(path: Path) -> None:
         ("benchmark/expectimax-d3.csv", _cut_in_half, "truncated?"),
         ("validate/cem-s1.csv", _cut_in_half, "truncated?"),
         ("select/nsga2/seed1.json", lambda p: p.write_text("garbage"), "is not valid JSON"),
-        ("select/nsga2/seed1.json", lambda p: p.write_text("{}"), "lacks the key(s) method"),
+        ("select/nsga2/seed1.json", lambda p: p.write_text("{}"), "lacks the key(s) run"),
     ],
     ids=["shard", "merged", "validate", "garbage-json", "empty-json"],
 )

@@ -60,7 +60,7 @@ def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
     path.write_text("garbage{")
     fails(lambda: read_selection(path), "is not valid JSON")
     path.write_text("{}")
-    fails(lambda: read_selection(path), "lacks the key(s) method, seed, evaluator, weights")
+    fails(lambda: read_selection(path), "lacks the key(s) run, method, seed, evaluator, weights")
     path.write_text("[1, 2]")
     fails(lambda: read_json(path), "holds a list, not a JSON object")
     fails(lambda: read_json(tmp_path / "none.json"), "cannot be read")

@@ -7,7 +7,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from g2048.report.stats import mean_ci, paired_difference, reach_rates, summarize, wilson_ci
+from g2048.report.stats import (
+    holm,
+    mean_ci,
+    paired_difference,
+    reach_rates,
+    summarize,
+    wilson_ci,
+)
 
 Z95 = 1.959963984540054  # the 97.5% normal quantile
 
@@ -147,3 +154,12 @@ def test_summarize() -> None:
     assert s["nodes_per_move"] == pytest.approx(10.0)
     with pytest.raises(ValueError, match="no games"):
         summarize(df.iloc[:0])
+
+
+def test_holm_adjusts_step_down_and_keeps_order() -> None:
+    adjusted = holm([0.01, 0.04, 0.03, np.nan, 0.5])
+    # m = 4 known p-values: 0.01 * 4, then max(0.04, 0.03 * 3), then max(0.09, 0.04 * 2), 0.5
+    np.testing.assert_allclose(adjusted, [0.04, 0.09, 0.09, np.nan, 0.5])
+    assert holm([0.9, 0.8]).tolist() == [1.0, 1.0]
+    p = np.random.default_rng(1).random(20)
+    assert np.all(holm(p) >= p) and np.all(np.diff(holm(p)[np.argsort(p)]) >= 0)

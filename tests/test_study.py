@@ -9,7 +9,13 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from g2048.study.config import ConfigError, shard_range, validate_config, validation_candidates
+from g2048.study.config import (
+    ConfigError,
+    shard_range,
+    transfer_sets,
+    validate_config,
+    validation_candidates,
+)
 
 CONFIGS = Path(__file__).resolve().parent.parent / "config"
 
@@ -25,9 +31,11 @@ def test_shipped_configs_are_valid(name: str) -> None:
 
 def test_defaults_are_filled_in() -> None:
     config = smoke()
-    del config["tune"]["nsga2"]["fresh_seeds"]
+    del config["tune"]["runs"][0]["reevaluate"]
+    del config["validate"]["transfer_depths"]
     validate_config(config)
-    assert config["tune"]["nsga2"]["fresh_seeds"] is False
+    assert config["tune"]["runs"][0]["reevaluate"] == 0
+    assert config["validate"]["transfer_depths"] == []
     assert config["benchmark"]["entries"][0]["max_moves"] == 0
 
 
@@ -49,7 +57,27 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["benchmark"]["entries"][0].update(evaluator="magic"),
          "benchmark.entries[0].evaluator"),
         (lambda c: c["tune"].update(seeds=[]), "tune.seeds"),
-        (lambda c: c["tune"]["nsga2"].update(pop_size=7), "tune.nsga2.pop_size"),
+        (lambda c: c["tune"]["runs"][0].update(pop_size=7), "tune.runs[0].pop_size"),
+        (lambda c: c["tune"]["runs"][0].update(noise=[1, 2]), "tune.runs[0].noise"),
+        (lambda c: c["tune"]["runs"][2].update(noise=[1, 2]), "tune.runs[2].noise"),
+        (lambda c: c["tune"]["runs"][1].pop("iterations"), "tune.runs[1]"),
+        (lambda c: c["tune"]["runs"][1].update(method="pso"), "tune.runs[1].method"),
+        (lambda c: c["tune"]["runs"][1].update(name="td"), "tune.runs[1].name"),
+        (lambda c: c["tune"]["runs"][1].update(name="Cem"), "tune.runs[1].name"),
+        (lambda c: c["tune"]["runs"][1].update(name="cem-s2"), "tune.runs[1]"),
+        (lambda c: c["tune"]["runs"][1].update(name="nsga2"), "tune.runs[1].name"),
+        (lambda c: c["tune"]["runs"][1].update(reevaluate=-1), "tune.runs[1].reevaluate"),
+        (lambda c: c["tune"]["runs"][1]["agent"].update(name="switching"),
+         "tune.runs[1].agent.name"),
+        (lambda c: c["tune"]["runs"][2].update(agent={"name": "expectimax", "star": True}),
+         "tune.runs[2].agent.star"),
+        (lambda c: c["benchmark"]["entries"][6].update(weights="tuned:nobody"),
+         "benchmark.entries[6].weights"),
+        (lambda c: c["benchmark"]["entries"][6].update(weights="front:cem"),
+         "benchmark.entries[6].weights"),
+        (lambda c: c["validate"].update(transfer_depths=[0]), "validate.transfer_depths[0]"),
+        (lambda c: c["validate"]["baselines"][0].update(name="tuned-x"),
+         "validate.baselines[0].name"),
         (lambda c: c["validate"].update(reference="nobody"), "validate.reference"),
         (lambda c: c["validate"]["baselines"][0].update(weights=[1.0, 2.0]),
          "validate.baselines[0].weights"),
@@ -63,7 +91,7 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["tune"]["td"].update(network="huge"), "tune.td.network"),
         (lambda c: c["tune"]["td"].update(alpha=0), "tune.td.alpha"),
         (lambda c: c["tune"]["td"].update(checkpoint_every=1500), "tune.td.checkpoint_every"),
-        (lambda c: c["tune"]["nsga2"].update(evaluator="ntuple"), "tune.nsga2.evaluator"),
+        (lambda c: c["tune"]["runs"][0].update(evaluator="ntuple"), "tune.runs[0].evaluator"),
         (lambda c: c["validate"]["baselines"][0].update(evaluator="ntuple"),
          "validate.baselines[0].evaluator"),
         (lambda c: c["benchmark"]["entries"][0].update(evaluator="ntuple"),
@@ -95,6 +123,11 @@ def test_shards_cover_every_game_once(games: int, shards: int) -> None:
 def test_candidates_are_tuned_runs_then_baselines() -> None:
     config = validate_config(smoke())
     assert validation_candidates(config) == [
-        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "td-s1", "td-s2", "hand-classic4",
-        "equal-nsga4", "nneonneo",
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "cmaes-s1", "cmaes-s2", "td-s1", "td-s2",
+        "hand-classic4", "equal-nsga4", "nneonneo",
     ]  # fmt: skip
+    assert transfer_sets(config) == [
+        "tuned-nsga2", "tuned-cem", "tuned-cmaes", "hand-classic4", "equal-nsga4", "nneonneo",
+    ]  # fmt: skip
+    config["validate"]["transfer_depths"] = []
+    assert transfer_sets(config) == []

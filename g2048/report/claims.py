@@ -4,14 +4,20 @@ A claim "about V" holds when the measured 95% interval overlaps V +- 25% (a mean
 V +- 0.10 (a rate); a range claim holds when the interval overlaps the range. A claim is not
 comparable when the study has no row for it or its row was played with other settings
 (then `note` says which).
+
+Questions are comparisons no source settles with a number (is the tuned heuristic better than
+its shipped constants?): the paired score difference of two benchmark rows on their common
+seeds, answered by its 95% interval.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
+from g2048.report.stats import paired_difference
 from g2048.report.tables import moves_gain
 
 REL_TOLERANCE = 0.25
@@ -75,6 +81,60 @@ CLAIMS: tuple[Claim, ...] = (
 )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Question:
+    """Does benchmark row `entry` score more than row `versus` (paired, same seeds)?"""
+
+    source: str
+    text: str
+    entry: str
+    versus: str
+
+
+_TUNED_NNEONNEO = "nneonneo's shipped constants vs its heuristic tuned by {} (3 plies)"
+QUESTIONS: tuple[Question, ...] = (
+    *(Question("nneonneo/2048-ai", _TUNED_NNEONNEO.format(label), f"nneonneo-{run}-d3",
+               "nneonneo-d3") for run, label in
+      (("cmaes", "CMA-ES"), ("cem", "noisy CEM"), ("nsga2", "NSGA-II"))),
+    Question("seed 003, 八", "noisy CEM vs seed 003's CEM at equal games (cem8, depth 2)",
+             "cem-noisy-d2", "cem-d2"),
+    Question("seed 003, 八", "CMA-ES vs seed 003's CEM at equal games (cem8, depth 2)",
+             "cmaes-d2", "cem-d2"),
+)  # fmt: skip
+
+
+def answer(games: pd.DataFrame, versus: pd.DataFrame) -> tuple[str, str, int]:
+    """(the paired score difference with its 95% interval, the answer, games compared) of a
+    question's two rows, over the seeds both played."""
+    n = min(len(games), len(versus))
+    a, b = games.iloc[:n], versus.iloc[:n]
+    if not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
+        raise ValueError("a question's two rows must be played on the same seeds")
+    d = paired_difference(a["score"], b["score"])
+    text = f"{_number(d['mean'])} [{_number(d['low'])}, {_number(d['high'])}]"
+    if d["low"] > 0:
+        return text, "higher", n
+    if d["high"] < 0:
+        return text, "lower", n
+    return text, "no clear difference", n
+
+
+def question_rows(games: dict[str, pd.DataFrame], timed: set[str]) -> list[tuple]:
+    """The claims table's rows of every question (not comparable where a row is missing)."""
+    rows = []
+    for q in QUESTIONS:
+        claimed = f"question: {q.entry} - {q.versus}"
+        if q.entry not in games or q.versus not in games:
+            missing = f"the study has no {q.entry!r} or no {q.versus!r}"
+            rows.append((q.source, q.text, claimed, "", "not comparable", missing, False))
+            continue
+        measured, result, n = answer(games[q.entry], games[q.versus])
+        note = f"paired score difference over {n} games"
+        is_timed = bool({q.entry, q.versus} & timed)
+        rows.append((q.source, q.text, claimed, measured, f"{q.entry} {result}", note, is_timed))
+    return rows
+
+
 def verdict(low: float, high: float, claim: Claim) -> str:
     """held when the measured interval [low, high] overlaps the claimed one."""
     return "held" if low <= claim.high and high >= claim.low else "did not hold"
@@ -109,10 +169,12 @@ def claims_table(
     table: pd.DataFrame,
     extra: dict[tuple[str, str], tuple] | None = None,
     notes: dict[str, str] | None = None,
+    games: dict[str, pd.DataFrame] | None = None,
 ) -> pd.DataFrame:
-    """Every claim beside the measured value and its verdict; `notes` (by entry) mark rows
-    played with settings other than the claim's as not comparable; `timed` marks claims
-    measured on games under a time budget (reproducible only up to timing)."""
+    """Every claim beside the measured value and its verdict, then every question answered
+    from the benchmark rows' `games`; `notes` (by entry) mark rows played with settings other
+    than the claim's as not comparable; `timed` marks claims measured on games under a time
+    budget (reproducible only up to timing)."""
     notes = notes or {}
     timed = set(table.name[table.timed])
     rows = []
@@ -135,6 +197,7 @@ def claims_table(
         measured_text = f"{_number(estimate)} [{_number(low)}, {_number(high)}]"
         rows.append((claim.source, claim.text, claimed, measured_text, result, note,
                      claim.entry in timed))  # fmt: skip
+    rows += question_rows(games or {}, timed)
     return pd.DataFrame(rows, columns=["source", "claim", "claimed", "measured (95% CI)",
                                        "verdict", "note", "timed"])  # fmt: skip
 

@@ -67,15 +67,17 @@ def pareto_fronts(runs: list[dict], selected: list[dict]) -> plt.Figure:
 def _band(ax: plt.Axes, histories: list[pd.DataFrame], x: str, y: str, label: str) -> None:
     table = pd.concat([h.set_index(x)[y] for h in histories], axis=1)
     mean = table.mean(axis=1)
-    ax.plot(table.index, mean, label=f"{label} (mean)")
+    (line,) = ax.plot(table.index, mean, label=f"{label} (mean)")
     ax.fill_between(table.index, table.min(axis=1), table.max(axis=1), alpha=0.25,
-                    label=f"{label} (range over seeds)")  # fmt: skip
+                    color=line.get_color(), label=f"{label} (range over seeds)")  # fmt: skip
 
 
-def hypervolume(histories: list[pd.DataFrame]) -> plt.Figure:
-    """NSGA-II hypervolume of the first front per generation: mean and range over seeds."""
+def hypervolume(histories: dict[str, list[pd.DataFrame]]) -> plt.Figure:
+    """NSGA-II hypervolume of the first front per generation: mean and range over seeds, one
+    band per run."""
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    _band(ax, histories, "generation", "hypervolume", "hypervolume")
+    for run, runs in histories.items():
+        _band(ax, runs, "generation", "hypervolume", run)
     ax.set_xlabel("generation")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("hypervolume of the first front")
@@ -84,21 +86,39 @@ def hypervolume(histories: list[pd.DataFrame]) -> plt.Figure:
     return fig
 
 
-def cem_progress(histories: list[pd.DataFrame]) -> plt.Figure:
-    """CEM fitness (best and elite mean) and the mean sampling std per iteration, over seeds."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-    _band(left, histories, "iteration", "best_f", "best")
-    _band(left, histories, "iteration", "elite_mean_f", "elite mean")
-    left.set_xlabel("iteration")
-    left.set_ylabel("fitness")
-    left.legend()
-    stds = [h.assign(std_mean=h.filter(like="std_").mean(axis=1)) for h in histories]
-    _band(right, stds, "iteration", "std_mean", "mean std")
-    right.set_xlabel("iteration")
-    right.set_ylabel("sampling std (mean over weights)")
-    right.legend()
-    for ax in (left, right):
+def step_size(history: pd.DataFrame) -> pd.Series:
+    """A CEM or CMA-ES run's step size per iteration, as a fraction of the tuning box: CMA-ES's
+    sigma, the CEM's sampling std averaged over the weights (both search the unit box)."""
+    if "sigma" in history:
+        return history["sigma"]
+    return history.filter(like="std_").mean(axis=1)
+
+
+def tuner_progress(runs: dict[str, dict]) -> plt.Figure:
+    """CEM and CMA-ES runs side by side: per group of runs judged alike (evaluator, fitness),
+    the best candidate's fitness per step against the candidates evaluated so far (equal games
+    per candidate: equal cost), mean and range over seeds; and every run's step size. `runs`
+    maps a run's name to its evaluator, `judged_by` and its seeds' histories."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, run in runs.items():
+        groups.setdefault((run["evaluator"], run["judged_by"]), []).append(name)
+    fig, axes = plt.subplots(1, len(groups) + 1, figsize=(5.2 * (len(groups) + 1), 4))
+    for ax, ((evaluator, fitness), names) in zip(axes, groups.items(), strict=False):
+        for name in names:
+            _band(ax, runs[name]["histories"], "evaluations", "best_f", name)
+        ax.set_title(f"{evaluator}: best candidate per step")
+        ax.set_ylabel(fitness)
+    right = axes[-1]
+    for name, run in runs.items():
+        steps = [h.assign(step=step_size(h)) for h in run["histories"]]
+        _band(right, steps, "evaluations", "step", name)
+    right.set_yscale("log")
+    right.set_title("step size")
+    right.set_ylabel("std / sigma (fraction of the box)")
+    for ax in axes:
+        ax.set_xlabel("candidates evaluated")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -195,5 +215,23 @@ def cost_strength(table: pd.DataFrame) -> plt.Figure:
     ax.set_xscale("log")
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel("mean score")
+    fig.tight_layout()
+    return fig
+
+
+def depth_transfer(table: pd.DataFrame) -> plt.Figure:
+    """The depth-transfer validation: mean score (95% CI) against expectimax depth, one line
+    per weight set, all on the same seeds."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, rows in table.groupby("name", sort=False):
+        rows = rows.sort_values("depth")
+        low = np.maximum(rows.score_low, 0)  # no score is below zero
+        err = np.clip([rows.score_mean - low, rows.score_high - rows.score_mean], 0, None)
+        ax.errorbar(rows.depth, rows.score_mean, yerr=err, fmt="o-", capsize=3, label=name)
+    ax.set_yscale("log")
+    ax.set_xlabel("expectimax depth (plies)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("mean score (95% CI, log scale)")
+    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig

@@ -111,6 +111,22 @@ def paired_difference(a: object, b: object, level: float = 0.95) -> dict[str, fl
     }
 
 
+def holm(pvalues: object) -> np.ndarray:
+    """Holm's step-down adjustment of p-values for testing them all at once (family-wise error
+    rate): the i-th smallest becomes max over j <= i of min(1, (m - j) p_(j)); NaN stays NaN
+    and does not count in m."""
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full_like(p, np.nan)
+    known = np.flatnonzero(~np.isnan(p))
+    order = known[np.argsort(p[known], kind="stable")]
+    m = order.size
+    running = 0.0
+    for j, i in enumerate(order):
+        running = max(running, min(1.0, (m - j) * p[i]))
+        out[i] = running
+    return out
+
+
 def summarize(df: pd.DataFrame, level: float = 0.95) -> dict[str, float]:
     """One batch of games (a `play_games` table) in one flat dict: games, score_mean,
     score_low, score_high, score_median, for each threshold t reached_t, reach_t, reach_t_low,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from g2048.agents import AUTO, AgentConfig
-from g2048.report.stats import THRESHOLDS, paired_difference, summarize
+from g2048.report.stats import THRESHOLDS, holm, paired_difference, summarize
 from g2048.study.naming import OBJECTIVE_NAMES
 
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
@@ -102,26 +102,41 @@ def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.D
     return pd.DataFrame(rows)
 
 
+def _versus(name: str, df: pd.DataFrame, base: pd.DataFrame) -> dict[str, float]:
+    """The paired score difference of a weight set's games to its reference's (same seeds)."""
+    if not np.array_equal(df["seed"].to_numpy(), base["seed"].to_numpy()):
+        raise ValueError(f"{name} was not played on the reference's seeds")
+    d = paired_difference(df["score"], base["score"])
+    return {
+        "diff_vs_reference": d["mean"],
+        "diff_low": d["low"],
+        "diff_high": d["high"],
+        "t_pvalue": d["t_pvalue"],
+        "wilcoxon_pvalue": d["wilcoxon_pvalue"],
+    }
+
+
 def validation_table(games: dict[str, pd.DataFrame], reference: str) -> pd.DataFrame:
     """One row per weight set, with the paired score difference to `reference` (same seeds)."""
-    rows = []
     base = games[reference]
-    for name, df in games.items():
-        if not np.array_equal(df["seed"].to_numpy(), base["seed"].to_numpy()):
-            raise ValueError(f"{name} was not played on the reference's seeds")
-        d = paired_difference(df["score"], base["score"])
-        rows.append(
-            {"name": name}
-            | summary_row(df)
-            | {
-                "diff_vs_reference": d["mean"],
-                "diff_low": d["low"],
-                "diff_high": d["high"],
-                "t_pvalue": d["t_pvalue"],
-                "wilcoxon_pvalue": d["wilcoxon_pvalue"],
-            }
-        )
+    rows = [{"name": n} | summary_row(df) | _versus(n, df, base) for n, df in games.items()]
     return pd.DataFrame(rows)
+
+
+def transfer_table(games: dict[tuple[str, int], pd.DataFrame], reference: str) -> pd.DataFrame:
+    """The depth-transfer validation: one row per (weight set, depth), with the paired score
+    difference to `reference` at the same depth (same seeds) and its t-test p-value
+    Holm-corrected over every comparison of the table (`holm_pvalue`; the reference's own rows
+    compare nothing and get NaN)."""
+    rows = []
+    for (name, depth), df in games.items():
+        row = {"name": name, "depth": depth} | summary_row(df)
+        if name != reference:
+            row |= _versus(name, df, games[(reference, depth)])
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table["holm_pvalue"] = holm(table["t_pvalue"])
+    return table
 
 
 def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -157,18 +172,29 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
 
 
 def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
-    """One row per tuning run: method, seed, selected weights and their objectives, wall time."""
+    """One row per tuning run and seed: the selected weights, NSGA-II's objectives of them, the
+    value selection judged them by (`judged_by`: NSGA-II's score, or the fitness of CEM and
+    CMA-ES) on the last training seeds and on fresh seeds where the run re-evaluated (the gap is
+    the overfitting), their validation score, and the run's cost in games and wall time."""
     rows = []
     for run, seconds in zip(runs, wall_seconds, strict=True):
-        row = {"method": run["method"], "seed": run["seed"], "evaluator": run["evaluator"]}
+        row = {"run": run["run"], "method": run["method"], "seed": run["seed"]}
+        row["evaluator"] = run["evaluator"]
         weights = run["weights"]  # numbers, or the file of a td run's network
         row["weights"] = (
             weights if isinstance(weights, str) else " ".join(f"{w:.4g}" for w in weights)
         )
         if "objectives" in run:
             row |= dict(zip(OBJECTIVE_NAMES, run["objectives"], strict=True))
+        if "fresh" in run:
+            nsga2 = run["method"] == "nsga2"  # its values are the four objectives; score first
+            row["judged_by"] = run["judged_by"]
+            row["train"] = run["train"][0] if nsga2 else run["train"]
+            row["fresh"] = run["fresh"][0] if nsga2 else run["fresh"]
         if "validation_mean_score" in run:
             row["validation_mean_score"] = run["validation_mean_score"]
+        if "games_played" in run:
+            row["games_played"] = run["games_played"]
         rows.append(row | {"wall_seconds": seconds})
     return pd.DataFrame(rows)
 

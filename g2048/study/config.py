@@ -3,6 +3,7 @@ key, and the lists of jobs and weight sets that the Snakemake rules are made of.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,13 @@ import yaml
 from g2048.agents import AgentConfig
 from g2048.evaluators import check_bounded, check_weights
 from g2048.study.naming import (
-    METHODS,
     NETWORK_EVALUATOR,
-    WEIGHT_TUNERS,
+    TD_RUN,
+    TRANSFER_PREFIX,
     candidate_name,
     parse_candidate,
     parse_weights,
+    transfer_name,
 )
 
 # Shipped with the package; config/schema.yaml links here for readers of the config folder.
@@ -105,24 +107,79 @@ def _agent(key: str, spec: dict) -> AgentConfig:
         _fail(key, str(exc))
 
 
-def tuned_evaluator(config: dict, method: str) -> str:
-    """The evaluator whose weights a tuning method yields (td: the n-tuple network)."""
-    return NETWORK_EVALUATOR if method == "td" else config["tune"][method]["evaluator"]
+# The keys of a tuning run that only some methods take (the others are common to all).
+METHOD_KEYS = {
+    "nsga2": {"pop_size", "generations"},
+    "cem": {"population", "iterations", "fitness", "step", "noise"},
+    "cmaes": {"population", "iterations", "fitness", "step"},
+}
+REQUIRED_KEYS = {"nsga2": ("pop_size", "generations"), "cem": ("population", "iterations")}
+REQUIRED_KEYS["cmaes"] = ("iterations",)
+
+
+def weight_runs(config: dict) -> list[str]:
+    """Names of the config's runs that tune heuristic weights, in config order."""
+    return [run["name"] for run in config["tune"]["runs"]]
+
+
+def run_settings(config: dict, name: str) -> dict:
+    """The settings of the weight-tuning run called `name`."""
+    for run in config["tune"]["runs"]:
+        if run["name"] == name:
+            return run
+    raise KeyError(name)
+
+
+def run_names(config: dict) -> list[str]:
+    """Names of every tuning run: the weight runs, then td."""
+    return [*weight_runs(config), TD_RUN]
+
+
+def tuned_evaluator(config: dict, run: str) -> str:
+    """The evaluator whose weights a tuning run yields (td: the n-tuple network)."""
+    return NETWORK_EVALUATOR if run == TD_RUN else run_settings(config, run)["evaluator"]
+
+
+def _check_run(key: str, run: dict) -> None:
+    name = run["name"]
+    if re.search(r"-s\d+(-|$)", name):
+        _fail(key, "a run's name must not contain -s<digits> (its candidates are <run>-s<seed>)")
+    others = set().union(*METHOD_KEYS.values()) - METHOD_KEYS[run["method"]]
+    for extra in sorted(others & set(run)):
+        _fail(f"{key}.{extra}", f"not a setting of method {run['method']}")
+    for needed in REQUIRED_KEYS[run["method"]]:
+        if needed not in run:
+            _fail(key, f"method {run['method']} needs {needed!r}")
+    agent = _agent(f"{key}.agent", run["agent"])
+    if agent.weight_rows > 1:
+        _fail(f"{key}.agent.name", "switching cannot be tuned (it takes a front)")
+    if run["evaluator"] == NETWORK_EVALUATOR:
+        _fail(f"{key}.evaluator", "ntuple networks are trained by tune.td")
+    if agent.star:
+        _check_bounded(f"{key}.agent.star", run["evaluator"])
+
+
+def _check_bounded(key: str, evaluator: str) -> None:
+    try:
+        check_bounded(evaluator)
+    except ValueError as exc:
+        _fail(key, str(exc))
 
 
 def _check_semantics(config: dict) -> None:
-    for method in WEIGHT_TUNERS:
-        agent = config["tune"][method]["agent"]["name"]
-        if agent == "switching":
-            _fail(f"tune.{method}.agent.name", "switching cannot be tuned (it takes a front)")
-        if config["tune"][method]["evaluator"] == NETWORK_EVALUATOR:
-            _fail(f"tune.{method}.evaluator", "ntuple networks are trained by tune.td")
+    runs = run_names(config)
+    for i, run in enumerate(config["tune"]["runs"]):
+        if runs.index(run["name"]) != i:
+            _fail(f"tune.runs[{i}].name", f"duplicate name {run['name']!r}")
+        _check_run(f"tune.runs[{i}]", run)
     names = [b["name"] for b in config["validate"]["baselines"]]
     for i, name in enumerate(names):
         if names.index(name) != i:
             _fail(f"validate.baselines[{i}].name", f"duplicate name {name!r}")
-        if parse_candidate(name):
+        if parse_candidate(name, runs):
             _fail(f"validate.baselines[{i}].name", "names like cem-s1 are the tuned weight sets'")
+        if name.startswith(TRANSFER_PREFIX):
+            _fail(f"validate.baselines[{i}].name", "names like tuned-cem are the runs' picks")
     for i, base in enumerate(config["validate"]["baselines"]):
         if base["evaluator"] == NETWORK_EVALUATOR:
             _fail(
@@ -144,21 +201,24 @@ def _check_semantics(config: dict) -> None:
         agent = _agent(f"{key}.agent", entry["agent"])
         switching = agent.weight_rows > 1
         if agent.star:
-            try:
-                check_bounded(entry["evaluator"])
-            except ValueError as exc:
-                _fail(f"{key}.agent.star", str(exc))
+            _check_bounded(f"{key}.agent.star", entry["evaluator"])
         if spec is not None:
-            tuned = tuned_evaluator(config, spec.method)
+            if spec.run not in runs:
+                _fail(f"{key}.weights", f"{weights}: no tuning run {spec.run!r} (runs: {runs})")
+            if spec.switching and (
+                spec.run == TD_RUN or run_settings(config, spec.run)["method"] != "nsga2"
+            ):
+                _fail(f"{key}.weights", f"{weights}: only an nsga2 run has a front")
+            tuned = tuned_evaluator(config, spec.run)
             if entry["evaluator"] != tuned:
                 _fail(
                     f"{key}.evaluator",
                     f"{weights} weights are for {tuned}, not {entry['evaluator']}",
                 )
             if switching != spec.switching:
-                _fail(f"{key}.weights", "the switching agent, and only it, takes front:nsga2")
+                _fail(f"{key}.weights", "the switching agent, and only it, takes front:<run>")
         elif switching:
-            _fail(f"{key}.weights", "the switching agent needs weights: front:nsga2")
+            _fail(f"{key}.weights", "the switching agent needs weights: front:<run>")
         elif entry["evaluator"] == NETWORK_EVALUATOR:
             _fail(f"{key}.weights", "the ntuple evaluator plays a trained network: tuned:td")
         elif weights is not None:
@@ -183,7 +243,16 @@ def shard_range(games: int, shards: int, shard: int) -> tuple[int, int]:
 
 def validation_candidates(config: dict) -> list[str]:
     """Names of the weight sets the validate stage plays: tuned ones, then baselines."""
-    tuned = [candidate_name(m, s) for m in METHODS for s in config["tune"]["seeds"]]
+    tuned = [candidate_name(r, s) for r in run_names(config) for s in config["tune"]["seeds"]]
+    return tuned + [b["name"] for b in config["validate"]["baselines"]]
+
+
+def transfer_sets(config: dict) -> list[str]:
+    """Names of the weight sets of the depth-transfer validation (none without depths): each
+    weight run's picked weights (`tuned-<run>`), then the baselines."""
+    if not config["validate"]["transfer_depths"]:
+        return []
+    tuned = [transfer_name(run) for run in weight_runs(config)]
     return tuned + [b["name"] for b in config["validate"]["baselines"]]
 
 
@@ -212,7 +281,7 @@ def switching_pairs(config: dict) -> list[tuple[str, str]]:
             if (
                 twin_spec is not None
                 and not twin_spec.switching
-                and twin_spec.method == spec.method
+                and twin_spec.run == spec.run
                 and twin["evaluator"] == e["evaluator"]
                 and agent.name == "expectimax"
                 and agent.depth == depth

@@ -1,6 +1,10 @@
-"""The study's naming rules, each defined once: tuning methods, a tuned candidate's name, the
-weight specs of the config (`tuned:<method>`, `front:<method>`), the game-seed purposes of every
-stage, and the objectives with their labels. Pure data and string rules: nothing here plays."""
+"""The study's naming rules, each defined once: tuning methods and runs, a tuned candidate's name,
+the weight specs of the config (`tuned:<run>`, `front:<run>`), the game-seed purposes of every
+stage, and the objectives with their labels. Pure data and string rules: nothing here plays.
+
+A tuning run is a named entry of the config's `tune` section (e.g. `cem`, `nneonneo-cmaes`): a
+method, an evaluator, a fitness agent and a budget. Its name names its files, its candidates
+(`<run>-s<seed>`) and the purposes of its game seeds; `td` is the run that trains the network."""
 
 from __future__ import annotations
 
@@ -10,36 +14,46 @@ from dataclasses import dataclass
 import numpy as np
 
 # The tuners of heuristic weights, then TD learning of an n-tuple network.
-WEIGHT_TUNERS = ("nsga2", "cem")
+WEIGHT_TUNERS = ("nsga2", "cem", "cmaes")
 METHODS = (*WEIGHT_TUNERS, "td")
 NETWORK_EVALUATOR = "ntuple"  # what a td run trains, and the evaluator of its weight sets
-_CANDIDATE = re.compile(r"(?P<method>[a-z0-9]+)-s(?P<seed>\d+)")
+TD_RUN = "td"  # the config's section (and run name) of TD learning
+RUN_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"  # lower-case words joined by hyphens
+_CANDIDATE = re.compile(rf"(?P<run>{RUN_NAME})-s(?P<seed>\d+)")
+_SPEC = re.compile(rf"(?P<kind>tuned|front):(?P<run>{RUN_NAME})")
+FRESH_STEP = "fresh"  # the step of a run's re-evaluation on fresh seeds
+TRANSFER_PREFIX = "tuned-"  # a run's picked weights in the depth-transfer validation
 
 
-def candidate_name(method: str, seed: int) -> str:
-    """The name of the weights a tuning run (method, seed) selected, e.g. "nsga2-s1"."""
-    return f"{method}-s{seed}"
+def candidate_name(run: str, seed: int) -> str:
+    """The name of the weights a tuning run (run name, seed) selected, e.g. "nsga2-s1"."""
+    return f"{run}-s{seed}"
 
 
-def parse_candidate(name: str) -> tuple[str, int] | None:
-    """(method, seed) of a tuned candidate's name; None for any other name (a baseline)."""
+def parse_candidate(name: str, runs: tuple[str, ...] | list[str]) -> tuple[str, int] | None:
+    """(run, seed) of a tuned candidate's name, one of `runs`; None for any other name."""
     match = _CANDIDATE.fullmatch(name)
-    if match is None or match["method"] not in METHODS:
+    if match is None or match["run"] not in runs:
         return None
-    return match["method"], int(match["seed"])
+    return match["run"], int(match["seed"])
+
+
+def transfer_name(run: str) -> str:
+    """The name of a run's picked weights in the depth-transfer validation, e.g. "tuned-cem"."""
+    return f"{TRANSFER_PREFIX}{run}"
 
 
 @dataclass(frozen=True)
 class WeightSpec:
-    """A config's reference to tuned weights: `tuned:<method>` (the selected vector, or for td
-    the network, that validated best) or `front:<method>` (the switching agent's three rows
-    from that front)."""
+    """A config's reference to tuned weights: `tuned:<run>` (the selected vector, or for td
+    the network, that validated best) or `front:<run>` (the switching agent's three rows
+    from that NSGA-II run's front)."""
 
     kind: str  # "tuned" or "front"
-    method: str
+    run: str
 
     def __str__(self) -> str:
-        return f"{self.kind}:{self.method}"
+        return f"{self.kind}:{self.run}"
 
     @property
     def switching(self) -> bool:
@@ -47,18 +61,15 @@ class WeightSpec:
         return self.kind == "front"
 
 
-# Every spec a config may name (front points exist for NSGA-II only).
-WEIGHT_SPECS = ("tuned:nsga2", "tuned:cem", "tuned:td", "front:nsga2")
-
-
 def parse_weights(weights: object) -> WeightSpec | None:
-    """The WeightSpec of a config's `weights` value; None for explicit numbers or defaults."""
+    """The WeightSpec of a config's `weights` value; None for explicit numbers or defaults.
+    Whether the run exists (and has a front) is the config's check."""
     if not isinstance(weights, str):
         return None
-    if weights not in WEIGHT_SPECS:
-        raise ValueError(f"weights must be one of {', '.join(WEIGHT_SPECS)}, got {weights!r}")
-    kind, method = weights.split(":")
-    return WeightSpec(kind, method)
+    match = _SPEC.fullmatch(weights)
+    if match is None:
+        raise ValueError(f"weights must be numbers, tuned:<run> or front:<run>, got {weights!r}")
+    return WeightSpec(match["kind"], match["run"])
 
 
 def selected_weights(selection: dict, switching: bool) -> np.ndarray | str:
@@ -82,10 +93,11 @@ def selected_weights(selection: dict, switching: bool) -> np.ndarray | str:
     return weights
 
 
-def tuning_purpose(method: str, seed: int, step: str = "") -> str:
+def tuning_purpose(run: str, seed: int, step: str = "") -> str:
     """Seed purpose of a tuning run's games, e.g. "nsga2-s1", or of one of its steps when the
-    run plays fresh seeds each time, e.g. "cem-s1-iter3"."""
-    base = candidate_name(method, seed)
+    run plays fresh seeds each time, e.g. "cem-s1-iter3", or of its re-evaluation on fresh
+    seeds before selection, "cem-s1-fresh"."""
+    base = candidate_name(run, seed)
     return f"{base}-{step}" if step else base
 
 

@@ -28,6 +28,7 @@ import dataclasses
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import moocore
 import numpy as np
@@ -39,15 +40,16 @@ from g2048.engine.parallel import check_threads
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import get_evaluator
 from g2048.play import play_games
-from g2048.study.naming import OBJECTIVE_NAMES, tuning_purpose
+from g2048.study.naming import FRESH_STEP, OBJECTIVE_NAMES, tuning_purpose
 from g2048.study.progress import timing
-from g2048.tuning import cem, nsga2
+from g2048.tuning import cem, cmaes, nsga2
 
 SEED000_AGENT = AgentConfig("greedy")
 SEED003_AGENT = AgentConfig("greedy")
 SEED003_LOOKAHEAD = AgentConfig("expectimax", depth=3)
 
 FITNESSES = ("log2_max_tile", "score")  # measured as the objectives of the same names
+DEFAULT_FITNESS = FITNESSES[0]  # seed 003's
 # Fixed scales of `NSGA2Objective.normalise` (moves are divided by the objective's max_moves).
 SCORE_SCALE = 20000.0  # seed 000's divisor: a scale, not a bound (tuned greedy players pass it)
 RANK_SCALE = 15.0  # 32768, the largest tile a game here can hold
@@ -69,10 +71,31 @@ _MEASURES: dict[str, Callable[[pd.DataFrame], float]] = {
 }
 
 
+@dataclass(frozen=True)
+class Reevaluation:
+    """A run's final candidates (weights as played) with their objective values on the last
+    training step's seeds (`train`) and on `games` fresh seeds (`fresh`)."""
+
+    X: np.ndarray
+    train: np.ndarray
+    fresh: np.ndarray
+    games: int
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """What a tuning run yields: the optimiser's result, the re-evaluation of its final
+    candidates (None without one) and the games played in all (re-evaluation included)."""
+
+    result: nsga2.NSGA2Result | cem.CEMResult | cmaes.CMAResult
+    reevaluation: Reevaluation | None
+    games_played: int
+
+
 class _GameObjective:
     """Plays a population's games, all candidates of one call on the same seeds."""
 
-    name = ""  # the tuning method, in the purpose of the game seeds
+    name = ""  # the tuning method, the default run name in the purpose of the game seeds
     counter = ""  # what one call is to the optimiser
 
     def __init__(
@@ -85,10 +108,12 @@ class _GameObjective:
         max_moves: int,
         study_seed: int,
         run_seed: int = 0,
+        run: str = "",
         threads: int = 1,
     ) -> None:
-        """`study_seed` and `run_seed` (the optimiser's seed) choose the games; `threads` the
-        threads the candidates are spread over."""
+        """`study_seed`, the run's name `run` (default: the method's) and `run_seed` (the
+        optimiser's seed) choose the games; `threads` the threads the candidates are spread
+        over."""
         self.evaluator = get_evaluator(evaluator)
         if agent.weight_rows != 1:
             raise ValueError(f"agent must take one weight vector, {agent.name!r} takes several")
@@ -101,21 +126,41 @@ class _GameObjective:
         self.agent = agent
         self.games = games
         self.study_seed = study_seed
+        self.run = run or self.name
         self.run_seed = run_seed
         self.fresh_seeds = fresh_seeds
         self.max_moves = max_moves
         self.threads = check_threads(threads)
         self.calls = 0
+        self.games_played = 0
 
     def seeds(self, call: int) -> np.ndarray:
         """The game seeds every candidate plays in call `call` (0-based) of this objective."""
         step = f"{self.counter}{call}" if self.fresh_seeds else ""
         return game_seeds(
-            self.study_seed, tuning_purpose(self.name, self.run_seed, step), self.games
+            self.study_seed, tuning_purpose(self.run, self.run_seed, step), self.games
         )
 
-    def play(self, W: np.ndarray) -> list[pd.DataFrame]:
-        """The games of each weight row (one `play_games` frame per row); advances the counter.
+    def fresh_seeds_of(self, games: int) -> np.ndarray:
+        """`games` seeds no training step plays: those of the run's re-evaluation."""
+        purpose = tuning_purpose(self.run, self.run_seed, FRESH_STEP)
+        return game_seeds(self.study_seed, purpose, games)
+
+    def measure(self, frames: list[pd.DataFrame]) -> np.ndarray:
+        """The objective's values of candidates from their games (one frame each)."""
+        raise NotImplementedError
+
+    def reevaluate(self, W: ArrayLike, games: int) -> Reevaluation:
+        """Noise-aware selection's data: the raw values of weight rows W (as played) on the
+        seeds of the last call, and on `games` fresh seeds."""
+        W = np.atleast_2d(np.asarray(W, dtype=float))
+        train = self.measure(self.play(W, self.seeds(self.calls - 1)))
+        fresh = self.measure(self.play(W, self.fresh_seeds_of(games)))
+        return Reevaluation(W, train, fresh, games)
+
+    def play(self, W: np.ndarray, seeds: np.ndarray | None = None) -> list[pd.DataFrame]:
+        """The games of each weight row (one `play_games` frame per row) on `seeds`, or on the
+        next call's seeds (advancing the counter).
 
         Candidates are spread over `threads` threads, each playing its games on one thread, which
         balances better than splitting a candidate's few games.
@@ -126,8 +171,10 @@ class _GameObjective:
             raise ValueError(
                 f"X must have shape (n, {d}) for {self.evaluator.name!r}, got {W.shape}"
             )
-        seeds = self.seeds(self.calls)
-        self.calls += 1
+        if seeds is None:
+            seeds = self.seeds(self.calls)
+            self.calls += 1
+        self.games_played += len(W) * len(seeds)
 
         def play_row(w: np.ndarray) -> pd.DataFrame:
             return play_games(self.agent, seeds, self.evaluator.name, w, max_moves=self.max_moves)
@@ -208,10 +255,13 @@ class NSGA2Objective(_GameObjective):
         uniform = np.full_like(X, 1.0 / X.shape[1])
         return np.divide(X, total, out=uniform, where=total > 0)
 
+    def measure(self, frames: list[pd.DataFrame]) -> np.ndarray:
+        """(n, 4) raw objectives of n candidates' games."""
+        return np.array([[_MEASURES[name](df) for name in OBJECTIVE_NAMES] for df in frames])
+
     def __call__(self, X: np.ndarray) -> np.ndarray:
         """(n, 4) objectives of the n candidates, raw unless ``normalised``."""
-        frames = self.play(self.weights_of(X))
-        F = np.array([[_MEASURES[name](df) for name in OBJECTIVE_NAMES] for df in frames])
+        F = self.measure(self.play(self.weights_of(X)))
         return self.normalise(F) if self.normalised else F
 
 
@@ -246,7 +296,7 @@ class CEMObjective(_GameObjective):
         *,
         fresh_seeds: bool = True,
         max_moves: int = 250,
-        fitness: str = "log2_max_tile",
+        fitness: str = DEFAULT_FITNESS,
         **run: int,
     ) -> None:
         super().__init__(
@@ -256,9 +306,24 @@ class CEMObjective(_GameObjective):
             raise ValueError(f"fitness must be one of {', '.join(FITNESSES)}, got {fitness!r}")
         self.fitness = fitness
 
+    def measure(self, frames: list[pd.DataFrame]) -> np.ndarray:
+        """(n,) fitness of n candidates' games."""
+        return np.array([_MEASURES[self.fitness](df) for df in frames])
+
     def __call__(self, X: np.ndarray) -> np.ndarray:
         """(n,) fitness of the n candidates."""
-        return np.array([_MEASURES[self.fitness](df) for df in self.play(X)])
+        return self.measure(self.play(X))
+
+
+def _reevaluated(
+    objective: _GameObjective, result: object, candidates: np.ndarray, reevaluate: int
+) -> Tuned:
+    """The Tuned of a finished run: its final `candidates` re-evaluated on `reevaluate` fresh
+    games each (none when 0)."""
+    if reevaluate < 0:
+        raise ValueError(f"reevaluate must be >= 0, got {reevaluate}")
+    again = objective.reevaluate(candidates, reevaluate) if reevaluate else None
+    return Tuned(result, again, objective.games_played)
 
 
 def tune_nsga2(
@@ -269,19 +334,21 @@ def tune_nsga2(
     pop_size: int = 40,
     generations: int = 60,
     seed: int,
+    reevaluate: int = 0,
     progress: Callable[[str], None] | None = None,
     **settings: object,
-) -> nsga2.NSGA2Result:
+) -> Tuned:
     """Seed 000's run: NSGA-II over an evaluator's weights (defaults: the seed's budget).
 
-    `settings` go to NSGA2Objective (study_seed is required; fresh_seeds, simplex, max_moves,
-    threads). The optimiser's generator derives from `seed`; the game seeds from `study_seed`
-    and the run (method and `seed`), so that runs with different seeds play different games.
-    The result's X holds the weights played (`NSGA2Objective.weights_of`, on the simplex for
-    nsga4) and F the raw objectives (naming.OBJECTIVES). The hypervolume reference point is the
-    origin, worse than any game in every objective, so hypervolumes compare across runs. `progress`
-    gets one line per generation; its hv is that of the normalised front, in [0, 1] while scores
-    stay below SCORE_SCALE.
+    `settings` go to NSGA2Objective (study_seed is required; run, fresh_seeds, simplex,
+    max_moves, threads). The optimiser's generator derives from `seed`; the game seeds from
+    `study_seed` and the run (its name and `seed`), so that runs with different seeds play
+    different games. The result's X holds the weights played (`NSGA2Objective.weights_of`, on
+    the simplex for nsga4) and F the raw objectives (naming.OBJECTIVES). The hypervolume
+    reference point is the origin, worse than any game in every objective, so hypervolumes
+    compare across runs. With `reevaluate`, the final front plays that many fresh games per
+    point. `progress` gets one line per generation; its hv is that of the normalised front,
+    in [0, 1] while scores stay below SCORE_SCALE.
     """
     objective = NSGA2Objective(evaluator, agent, games, run_seed=seed, **settings)
     bounds = objective.evaluator.bounds
@@ -306,7 +373,52 @@ def tune_nsga2(
         ref_point=np.zeros(len(OBJECTIVE_NAMES)),
         callback=None if progress is None else report,
     )
-    return dataclasses.replace(result, X=objective.weights_of(result.X))
+    result = dataclasses.replace(result, X=objective.weights_of(result.X))
+    return _reevaluated(objective, result, result.X[result.rank == 0], reevaluate)
+
+
+@dataclass(frozen=True)
+class _UnitBox:
+    """CEM and CMA-ES search the evaluator's tuning box scaled to the unit cube: a point u plays
+    the weights lower + u * width, so that one step size suits weights of any scale."""
+
+    objective: CEMObjective
+
+    @property
+    def width(self) -> np.ndarray:
+        bounds = self.objective.evaluator.bounds
+        return bounds[:, 1] - bounds[:, 0]
+
+    def weights(self, U: np.ndarray) -> np.ndarray:
+        """The weights of unit-box points U."""
+        return self.objective.evaluator.bounds[:, 0] + U * self.width
+
+    def evaluate(self, U: np.ndarray) -> np.ndarray:
+        """The objective of unit-box points U."""
+        return self.objective(self.weights(U))
+
+    def start(self) -> np.ndarray:
+        """The evaluator's default weights in the unit box."""
+        ev = self.objective.evaluator
+        return (ev.default_weights - ev.bounds[:, 0]) / self.width
+
+
+def _iteration_lines(
+    progress: Callable[[str], None] | None, iterations: int
+) -> Callable[[int, object], None] | None:
+    """The callback that reports one line per iteration of CEM or CMA-ES (None: no progress)."""
+    if progress is None:
+        return None
+    start = time.perf_counter()
+
+    def report(iteration: int, result: cem.CEMResult | cmaes.CMAResult) -> None:
+        row = result.history.iloc[-1]
+        progress(
+            f"iter {iteration + 1}/{iterations}: best {row.best_f:.3f}, mean {row.mean_f:.3f}, "
+            f"{timing(iteration + 1, iterations, start)}"
+        )
+
+    return report
 
 
 def tune_cem(
@@ -316,43 +428,94 @@ def tune_cem(
     games: int = 3,
     population: int = 30,
     iterations: int = 12,
+    step: float = 0.1,
+    noise: tuple[float, float] | None = None,
     seed: int,
+    reevaluate: int = 0,
     progress: Callable[[str], None] | None = None,
     **settings: object,
-) -> cem.CEMResult:
+) -> Tuned:
     """Seed 003's run: the cross-entropy method over an evaluator's weights (its budget).
 
-    `settings` go to CEMObjective (study_seed is required; max_moves, fitness, fresh_seeds,
-    threads). The search starts at the evaluator's default weights (for cem8 the seed's prior)
-    with std 1 in every coordinate (the seed's initial sigma), keeps the best 20% (6 of 30),
-    smooths with 0.7 and floors the std at 1e-3, all as in the seed; samples are clipped to the
-    evaluator's bounds. The sampler's generator derives from `seed`; the game seeds from
-    `study_seed` and the run. `progress` gets one line per iteration.
+    `settings` go to CEMObjective (study_seed is required; run, max_moves, fitness, fresh_seeds,
+    threads). The search runs in the evaluator's tuning box scaled to the unit cube (`_UnitBox`):
+    it starts at the default weights (for cem8 the seed's prior) with std `step` (for cem8's box
+    of width 10, the seed's sigma 1), keeps the best 20% (6 of 30), smooths with 0.7 and floors
+    the std at 1e-4 of the box (the seed's 1e-3 for cem8), all as in the seed; samples are
+    clipped to the box. `noise` = (a, b) adds Szita & Lorincz's decreasing variance (in the unit
+    box). The result's mean, std, best_x and elite are in weights, its history in the unit box.
+    With `reevaluate`, the final mean and elite play that many fresh games each. The sampler's
+    generator derives from `seed`; the game seeds from `study_seed` and the run. `progress` gets
+    one line per iteration.
     """
     objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
-    ev = objective.evaluator
-    start = time.perf_counter()
-
-    def report(iteration: int, result: cem.CEMResult) -> None:
-        row = result.history.iloc[-1]
-        progress(
-            f"iter {iteration + 1}/{iterations}: best {row.best_f:.3f}, elite mean "
-            f"{row.elite_mean_f:.3f}, mean {row.mean_f:.3f}, "
-            f"{timing(iteration + 1, iterations, start)}"
-        )
-
-    return cem.run(
-        objective,
-        ev.default_weights,
-        np.ones_like(ev.default_weights),
+    box = _UnitBox(objective)
+    result = cem.run(
+        box.evaluate,
+        box.start(),
+        np.full_like(box.width, step),
         population=population,
         elite_frac=0.2,
         smoothing=0.7,
-        std_floor=1e-3,
+        std_floor=1e-4,
+        noise=noise,
         iterations=iterations,
         seed=seed,
         maximize=True,
-        lower=ev.bounds[:, 0],
-        upper=ev.bounds[:, 1],
-        callback=None if progress is None else report,
+        lower=np.zeros_like(box.width),
+        upper=np.ones_like(box.width),
+        callback=_iteration_lines(progress, iterations),
     )
+    result = dataclasses.replace(
+        result,
+        mean=box.weights(result.mean),
+        std=result.std * box.width,
+        best_x=box.weights(result.best_x),
+        elite=box.weights(result.elite),
+    )
+    return _reevaluated(objective, result, np.vstack([result.mean, result.elite]), reevaluate)
+
+
+def tune_cmaes(
+    evaluator: str = "cem8",
+    *,
+    agent: AgentConfig = SEED003_AGENT,
+    games: int = 3,
+    population: int | None = None,
+    iterations: int = 12,
+    step: float = 0.1,
+    seed: int,
+    reevaluate: int = 0,
+    progress: Callable[[str], None] | None = None,
+    **settings: object,
+) -> Tuned:
+    """CMA-ES over an evaluator's weights, with CEMObjective's fitness (the same `settings`;
+    its games' purpose is the run's name, default "cmaes").
+
+    Like `tune_cem` it searches the unit box from the default weights, with step size `step`;
+    `population` defaults to cma's 4 + 3 ln d. The result's mean, best_x and elite are in
+    weights, sigma and the history in the unit box. With `reevaluate`, the final mean and elite
+    play that many fresh games each.
+    """
+    settings.setdefault("run", "cmaes")
+    objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+    box = _UnitBox(objective)
+    result = cmaes.run(
+        box.evaluate,
+        box.start(),
+        step,
+        population=population,
+        iterations=iterations,
+        seed=seed,
+        maximize=True,
+        lower=np.zeros_like(box.width),
+        upper=np.ones_like(box.width),
+        callback=_iteration_lines(progress, iterations),
+    )
+    result = dataclasses.replace(
+        result,
+        mean=box.weights(result.mean),
+        best_x=box.weights(result.best_x),
+        elite=box.weights(result.elite),
+    )
+    return _reevaluated(objective, result, np.vstack([result.mean, result.elite]), reevaluate)

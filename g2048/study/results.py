@@ -33,12 +33,14 @@ REBUILD = (
 )
 TUNE_KEYS = {
     "nsga2": ("X", "F", "rank", "front", "ref_point"),
-    "cem": ("mean", "std", "best_x", "best_f"),
+    "cem": ("mean", "std", "best_x", "best_f", "elite"),
+    "cmaes": ("mean", "sigma", "best_x", "best_f", "elite"),
     "td": ("network", "network_sha256", "games"),
 }
 HISTORY_COLUMNS = {
     "nsga2": ("generation", "evaluations", "hypervolume"),
     "cem": ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f"),
+    "cmaes": ("iteration", "evaluations", "best_f", "mean_f", "sigma"),
     "td": tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS),
 }
 
@@ -121,7 +123,7 @@ def read_games(path: str | Path, seeds: np.ndarray, start: int = 0) -> pd.DataFr
 
 def read_tune(path: str | Path) -> dict:
     """A tuning run's result (tune stage): its method's keys, the run's seed and settings."""
-    data = read_json(path, ("method", "seed", "settings"))
+    data = read_json(path, ("run", "method", "seed", "settings"))
     if data["method"] not in TUNE_KEYS:
         raise ResultFileError(path, f"names an unknown method {data['method']!r}")
     return read_json(path, TUNE_KEYS[data["method"]])
@@ -130,7 +132,7 @@ def read_tune(path: str | Path) -> dict:
 def read_selection(path: str | Path) -> dict:
     """The weights a tuning run offers (select stage): numbers of the evaluator's length, and
     NSGA-II's three switching rows; or the file of a td run's network."""
-    data = read_json(path, ("method", "seed", "evaluator", "weights"))
+    data = read_json(path, ("run", "method", "seed", "evaluator", "weights"))
     if data["evaluator"] == NETWORK_EVALUATOR:
         try:
             network = selected_weights(data, switching=False)

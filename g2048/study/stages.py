@@ -18,35 +18,45 @@ from g2048.study.config import agent_config, shard_range
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
     NETWORK_EVALUATOR,
+    TD_RUN,
     VALIDATE_PURPOSE,
     WEIGHT_TUNERS,
     parse_weights,
     selected_weights,
     tuning_purpose,
 )
-from g2048.study.objectives import tune_cem, tune_nsga2
+from g2048.study.objectives import DEFAULT_FITNESS, tune_cem, tune_cmaes, tune_nsga2
 from g2048.study.progress import Log, game_progress, timing
 from g2048.study.results import read_games
 from g2048.study.selection import select_balanced, switching_rows
 
-# Each method's tuner and the settings of its config section that it takes.
-_TUNERS = {
-    "nsga2": (tune_nsga2, ("pop_size", "generations", "fresh_seeds")),
-    "cem": (tune_cem, ("max_moves", "population", "iterations", "fitness")),
-}
+_TUNERS = {"nsga2": tune_nsga2, "cem": tune_cem, "cmaes": tune_cmaes}
+_RUN_KEYS = ("name", "method", "evaluator", "agent", "games")  # the rest: the tuner's settings
 
 
 def tune(
-    method: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
+    run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
 ) -> tuple[dict, pd.DataFrame]:
-    """One tuning run with optimiser seed `seed`, its games seeded from `study_seed` and the
-    run's name: (result for JSON, per-generation history)."""
-    common = {"agent": agent_config(settings["agent"]), "games": settings["games"], "seed": seed}
-    common |= {"study_seed": study_seed, "threads": threads, "progress": log}
+    """One tuning run (a config's `tune.<run>` section) with optimiser seed `seed`, its games
+    seeded from `study_seed` and the run's name: (result for JSON, per-step history)."""
+    method = settings["method"]
     if method not in WEIGHT_TUNERS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(WEIGHT_TUNERS)}")
-    tuner, keys = _TUNERS[method]
-    result = tuner(settings["evaluator"], **{k: settings[k] for k in keys}, **common)
+    options = {k: v for k, v in settings.items() if k not in _RUN_KEYS}
+    if "noise" in options:
+        options["noise"] = tuple(options["noise"])
+    tuned = _TUNERS[method](
+        settings["evaluator"],
+        agent=agent_config(settings["agent"]),
+        games=settings["games"],
+        seed=seed,
+        run=run,
+        study_seed=study_seed,
+        threads=threads,
+        progress=log,
+        **options,
+    )
+    result = tuned.result
     if method == "nsga2":
         data = {
             "X": result.X,
@@ -56,10 +66,21 @@ def tune(
             "ref_point": result.ref_point,
         }
     else:
-        data = {"mean": result.mean, "std": result.std, "best_x": result.best_x}
-        data["best_f"] = result.best_f
-    data.update(method=method, seed=seed, study_seed=study_seed, settings=settings)
-    return data, result.history
+        data = {"mean": result.mean, "best_x": result.best_x, "best_f": result.best_f}
+        data |= {"elite": result.elite}
+        data |= {"std": result.std} if method == "cem" else {"sigma": result.sigma}
+    if tuned.reevaluation is not None:
+        again = tuned.reevaluation
+        data["reevaluation"] = {
+            "X": again.X,
+            "train": again.train,
+            "fresh": again.fresh,
+            "games": again.games,
+        }
+    # what selection judges candidates by: NSGA-II's first objective, or the fitness
+    data["judged_by"] = "score" if method == "nsga2" else options.get("fitness", DEFAULT_FITNESS)
+    data.update(run=run, method=method, seed=seed, study_seed=study_seed, settings=settings)
+    return data | {"games_played": tuned.games_played}, result.history
 
 
 def train_td(
@@ -69,7 +90,7 @@ def train_td(
     JSON, naming the network's file `network_path` and the digest of its weights; learning
     curve; network). Resumes from `checkpoint` when it holds this run's state (same settings,
     seeds and numba code)."""
-    purpose = tuning_purpose("td", seed)
+    purpose = tuning_purpose(TD_RUN, seed)
     start = time.perf_counter()
     first = 0  # games done before this process started (a resumed run)
 
@@ -99,6 +120,7 @@ def train_td(
         resumed=resumed,
     )
     data = {
+        "run": TD_RUN,
         "method": "td",
         "seed": seed,
         "study_seed": study_seed,
@@ -106,28 +128,47 @@ def train_td(
         "network": network_path,
         "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
         "games": settings["games"],
+        "games_played": settings["games"],
     }
     return data, curve, network
 
 
 def select(tuned: dict) -> dict:
     """The weights a tuning run offers: NSGA-II's balanced front point and the switching rows,
-    CEM's final mean, or a td run's network (its file)."""
+    the CEM's or CMA-ES's final mean, or a td run's network (its file).
+
+    Noise-aware selection: when the run re-evaluated its final candidates on fresh seeds,
+    NSGA-II's balanced point and switching rows are taken on the fresh values and CEM and
+    CMA-ES pick the candidate (mean or last elite) with the best fresh value; `train` and
+    `fresh` then give the pick's values on the last training seeds and on the fresh ones."""
     settings = tuned["settings"]
-    out = {"method": tuned["method"], "seed": tuned["seed"]}
+    out = {"run": tuned["run"], "method": tuned["method"], "seed": tuned["seed"]}
     if tuned["method"] == "td":
         return out | {"evaluator": NETWORK_EVALUATOR, "weights": tuned["network"]}
     out["evaluator"] = settings["evaluator"]
-    if tuned["method"] == "cem":
-        return out | {"weights": tuned["mean"]}
+    again = tuned.get("reevaluation")
+    if tuned["method"] != "nsga2":
+        if again is None:
+            return out | {"weights": tuned["mean"]}
+        best = int(np.argmax(again["fresh"]))
+        return out | {
+            "weights": np.asarray(again["X"])[best],
+            "train": again["train"][best],
+            "fresh": again["fresh"][best],
+        }
     front = np.asarray(tuned["front"])
     X = np.asarray(tuned["X"])[front]
     F = np.asarray(tuned["F"])[front]
-    return out | {
-        "weights": X[select_balanced(F)],
-        "switching": switching_rows(settings["evaluator"], X, F),
-        "objectives": F[select_balanced(F)],
+    judged = F if again is None else np.asarray(again["fresh"])
+    pick = select_balanced(judged)
+    out |= {
+        "weights": X[pick],
+        "switching": switching_rows(settings["evaluator"], X, judged),
+        "objectives": F[pick],
     }
+    if again is not None:
+        out |= {"train": again["train"][pick], "fresh": again["fresh"][pick]}
+    return out
 
 
 def play_weight_set(

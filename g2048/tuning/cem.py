@@ -37,6 +37,7 @@ class CEMResult:
     best_x: np.ndarray
     best_f: float
     history: pd.DataFrame
+    elite: np.ndarray  # the last iteration's elite samples, best first
 
 
 def run(
@@ -89,6 +90,7 @@ def run(
     sign = -1.0 if maximize else 1.0  # internally minimise sign * f
     rng = np.random.default_rng(seed)
     best_x, best_f = mean, np.nan
+    elites = np.empty((0, mean.size))
     rows: list[dict[str, float]] = []
 
     def result() -> CEMResult:
@@ -98,6 +100,7 @@ def run(
             best_x=best_x.copy(),
             best_f=best_f,
             history=pd.DataFrame(rows),
+            elite=elites.copy(),
         )
 
     for iteration in range(iterations):

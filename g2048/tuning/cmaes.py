@@ -28,7 +28,8 @@ class CMAResult:
 
     History rows describe iteration i's population (``best_f``, ``mean_f``) and the
     distribution after its update (``sigma``, ``mean_<k>``); ``evaluations`` counts candidates
-    evaluated so far.
+    evaluated so far. With bounds the mean is cma's ``xfavorite``: the distribution's mean
+    mapped into the bounds (its internal mean may lie outside them).
     """
 
     mean: np.ndarray
@@ -36,6 +37,7 @@ class CMAResult:
     best_x: np.ndarray
     best_f: float
     history: pd.DataFrame
+    elite: np.ndarray  # the last iteration's best mu candidates (cma's parents), best first
 
 
 def run(
@@ -79,22 +81,26 @@ def run(
     es = cma.CMAEvolutionStrategy(mean, sigma, options)
     sign = -1.0 if maximize else 1.0  # cma minimises sign * f
     best_x, best_f = mean, np.nan
+    elite = np.empty((0, mean.size))
     rows: list[dict[str, float]] = []
 
     def result() -> CMAResult:
         return CMAResult(
-            mean=np.array(es.mean, dtype=float),
+            mean=np.array(es.result.xfavorite, dtype=float),
             sigma=float(es.sigma),
             best_x=np.array(best_x, dtype=float),
             best_f=best_f,
             history=pd.DataFrame(rows),
+            elite=elite.copy(),
         )
 
     for iteration in range(iterations):
         X = np.array(es.ask(), dtype=float)
         f = checked_scores(evaluate, X)
         es.tell(list(X), list(sign * f))
-        top = int(np.argmin(sign * f))
+        order = np.argsort(sign * f, kind="stable")
+        elite = X[order[: es.sp.weights.mu]]
+        top = int(order[0])
         if not sign * f[top] >= sign * best_f:  # also true while best_f is NaN
             best_x, best_f = X[top], float(f[top])
         rows.append(
@@ -104,7 +110,7 @@ def run(
                 "best_f": float(f[top]),
                 "mean_f": float(f.mean()),
                 "sigma": float(es.sigma),
-                **{f"mean_{k}": v for k, v in enumerate(es.mean)},
+                **{f"mean_{k}": v for k, v in enumerate(es.result.xfavorite)},
             }
         )
         if callback is not None:

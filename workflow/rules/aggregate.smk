@@ -1,8 +1,13 @@
 rule provenance:
     input:
-        tune=expand("results/provenance/tune/{m}/seed{s}.json", m=METHODS, s=SEEDS),
+        tune=expand("results/provenance/tune/{r}/seed{s}.json", r=RUNS, s=SEEDS),
         validate=expand(
             "results/provenance/validate/{candidate}.json", candidate=CANDIDATES
+        ),
+        transfer=expand(
+            "results/provenance/transfer/{w}/depth{d}.json",
+            w=TRANSFER_SETS,
+            d=TRANSFER_DEPTHS,
         ),
         benchmark=expand(
             "results/provenance/benchmark/{entry}/shard{shard}.json",
@@ -73,6 +78,39 @@ rule table_validation:
         "../scripts/table_validation.py"
 
 
+rule table_transfer:
+    input:
+        games=expand(
+            "results/transfer/{w}/depth{d}.csv", w=TRANSFER_SETS, d=TRANSFER_DEPTHS
+        ),
+        provenance="results/provenance/summary.json",
+    output:
+        report(
+            multiext("results/tables/transfer", ".csv", ".md", ".tex", ".html"),
+            caption="../report/transfer.rst",
+            category="Tables",
+        ),
+        report(
+            multiext("results/figures/depth_transfer", ".png", ".pdf"),
+            caption="../report/depth_transfer.rst",
+            category="Validation",
+        ),
+    log:
+        "logs/aggregate/table_transfer.log",
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        sets=[(w, d) for w in TRANSFER_SETS for d in TRANSFER_DEPTHS],
+        reference=config["validate"]["reference"],
+        games=config["validate"]["games"],
+        study_seed=config["study_seed"],
+        code=CODE,
+    script:
+        "../scripts/table_transfer.py"
+
+
 rule table_learned:
     input:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
@@ -100,8 +138,9 @@ rule table_learned:
 
 rule table_tuning:
     input:
-        selected=expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS),
-        timings=expand("benchmarks/tune/{m}/seed{s}.tsv", m=METHODS, s=SEEDS),
+        selected=expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS),
+        runs=expand("results/tune/{r}/seed{s}.json", r=RUNS, s=SEEDS),
+        timings=expand("benchmarks/tune/{r}/seed{s}.tsv", r=RUNS, s=SEEDS),
         validation="results/tables/validation.csv",
         provenance="results/provenance/summary.json",
     output:
@@ -150,10 +189,9 @@ rule claims:
 
 rule figure_tuning:
     input:
-        runs=expand("results/tune/nsga2/seed{s}.json", s=SEEDS),
-        selected=expand("results/select/nsga2/seed{s}.json", s=SEEDS),
-        nsga2=expand("results/tune/nsga2/seed{s}_history.csv", s=SEEDS),
-        cem=expand("results/tune/cem/seed{s}_history.csv", s=SEEDS),
+        runs=expand("results/tune/{r}/seed{s}.json", r=WEIGHT_RUNS, s=SEEDS),
+        selected=expand("results/select/{r}/seed{s}.json", r=WEIGHT_RUNS, s=SEEDS),
+        histories=expand("results/tune/{r}/seed{s}_history.csv", r=WEIGHT_RUNS, s=SEEDS),
         td=expand("results/tune/td/seed{s}_history.csv", s=SEEDS),
     output:
         report(
@@ -167,8 +205,8 @@ rule figure_tuning:
             category="Tuning",
         ),
         report(
-            multiext("results/figures/cem_progress", ".png", ".pdf"),
-            caption="../report/cem_progress.rst",
+            multiext("results/figures/tuner_progress", ".png", ".pdf"),
+            caption="../report/tuner_progress.rst",
             category="Tuning",
         ),
         report(

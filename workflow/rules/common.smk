@@ -1,11 +1,10 @@
 import g2048
 from g2048.study import config as study
 from g2048.study.naming import (
-    METHODS,
-    WEIGHT_TUNERS,
     candidate_name,
     parse_candidate,
     parse_weights,
+    transfer_name,
 )
 
 # Fails before any job runs, with a message naming the key.
@@ -17,44 +16,55 @@ study.validate_config(config)
 ENGINE = g2048.source_digest(exclude=("report", "cli"))
 CODE = g2048.source_digest()
 SEEDS = config["tune"]["seeds"]
+WEIGHT_RUNS = study.weight_runs(config)
+RUNS = study.run_names(config)
 CANDIDATES = study.validation_candidates(config)
+TRANSFER_SETS = study.transfer_sets(config)
+TRANSFER_DEPTHS = config["validate"]["transfer_depths"]
 ENTRIES = [e["name"] for e in config["benchmark"]["entries"]]
 SHARDS = range(config["benchmark"]["shards"])
 
 
 wildcard_constraints:
-    method="|".join(METHODS),
+    run="|".join(RUNS),
     seed=r"\d+",
     shard=r"\d+",
     candidate="|".join(CANDIDATES),
+    weightset="|".join(TRANSFER_SETS) or "(?!)",
     entry="|".join(ENTRIES),
 
 
 def tuned_selection(wildcards):
     """The selection file a validation candidate needs (none for baselines)."""
-    tuned = parse_candidate(wildcards.candidate)
+    tuned = parse_candidate(wildcards.candidate, RUNS)
     if tuned is None:
         return {}
-    method, seed = tuned
-    return {"selected": f"results/select/{method}/seed{seed}.json"}
+    run, seed = tuned
+    return {"selected": f"results/select/{run}/seed{seed}.json"}
 
 
-def method_validation(wildcards):
-    """A method's selections and their validation games, seed by seed."""
+def run_validation(wildcards):
+    """A run's selections and their validation games, seed by seed."""
     return {
-        "selected": expand(
-            "results/select/{m}/seed{s}.json", m=wildcards.method, s=SEEDS
-        ),
+        "selected": expand("results/select/{r}/seed{s}.json", r=wildcards.run, s=SEEDS),
         "games": [
-            f"results/validate/{candidate_name(wildcards.method, s)}.csv" for s in SEEDS
+            f"results/validate/{candidate_name(wildcards.run, s)}.csv" for s in SEEDS
         ],
     }
+
+
+def transfer_weights(wildcards):
+    """The pick a depth-transfer weight set needs (none for baselines)."""
+    for run in WEIGHT_RUNS:
+        if wildcards.weightset == transfer_name(run):
+            return {"selected": f"results/select/tuned-{run}.json"}
+    return {}
 
 
 def entry_weights(wildcards):
     """The tuned weights a benchmark entry needs, if it names any."""
     spec = parse_weights(study.entry(config, wildcards.entry).get("weights"))
-    return {"tuned": f"results/select/tuned-{spec.method}.json"} if spec else {}
+    return {"tuned": f"results/select/tuned-{spec.run}.json"} if spec else {}
 
 
 def final_outputs():
@@ -62,16 +72,20 @@ def final_outputs():
     they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
     being skipped as an intermediate whose consumers are up to date."""
     tables = ["benchmark", "validation", "tuning", "learned"]
+    tables += ["transfer"] if TRANSFER_SETS else []
     raw = expand(
-        "results/tune/{m}/seed{s}{suffix}",
-        m=METHODS,
+        "results/tune/{r}/seed{s}{suffix}",
+        r=RUNS,
         s=SEEDS,
         suffix=[".json", "_history.csv"],
     )
     raw += expand("results/tune/td/seed{s}.npz", s=SEEDS)
-    raw += expand("results/select/{m}/seed{s}.json", m=METHODS, s=SEEDS)
-    raw += expand("results/select/tuned-{m}.json", m=METHODS)
+    raw += expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS)
+    raw += expand("results/select/tuned-{r}.json", r=RUNS)
     raw += expand("results/validate/{candidate}.csv", candidate=CANDIDATES)
+    raw += expand(
+        "results/transfer/{w}/depth{d}.csv", w=TRANSFER_SETS, d=TRANSFER_DEPTHS
+    )
     raw += expand(
         "results/benchmark/{entry}/shard{shard}.csv", entry=ENTRIES, shard=SHARDS
     )
@@ -81,13 +95,18 @@ def final_outputs():
         + expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex", "html"])
         + ["results/tables/claims.md", "results/tables/claims.html"]
         + expand("results/figures/{f}.{ext}", f=FIGURES, ext=["png", "pdf"])
+        + (
+            expand("results/figures/depth_transfer.{ext}", ext=["png", "pdf"])
+            if TRANSFER_SETS
+            else []
+        )
     )
 
 
 FIGURES = [
     "pareto_fronts",
     "hypervolume",
-    "cem_progress",
+    "tuner_progress",
     "td_learning",
     "validation_scores",
     "benchmark_reach",

@@ -1,20 +1,20 @@
 rule tune:
     output:
-        result="results/tune/{method}/seed{seed}.json",
-        history="results/tune/{method}/seed{seed}_history.csv",
-        provenance="results/provenance/tune/{method}/seed{seed}.json",
+        result="results/tune/{run}/seed{seed}.json",
+        history="results/tune/{run}/seed{seed}_history.csv",
+        provenance="results/provenance/tune/{run}/seed{seed}.json",
     log:
-        "logs/tune/{method}/seed{seed}.log",
+        "logs/tune/{run}/seed{seed}.log",
     benchmark:
-        "benchmarks/tune/{method}/seed{seed}.tsv"
+        "benchmarks/tune/{run}/seed{seed}.tsv"
     wildcard_constraints:
-        method="|".join(WEIGHT_TUNERS),
+        run="|".join(WEIGHT_RUNS),
     threads: config["threads"]
     resources:
         mem_mb=2000,
         runtime=120,
     params:
-        settings=lambda wildcards: config["tune"][wildcards.method],
+        settings=lambda wildcards: study.run_settings(config, wildcards.run),
         study_seed=config["study_seed"],
         engine=ENGINE,
     script:
@@ -46,11 +46,11 @@ rule train_td:
 
 rule select:
     input:
-        result="results/tune/{method}/seed{seed}.json",
+        result="results/tune/{run}/seed{seed}.json",
     output:
-        selected="results/select/{method}/seed{seed}.json",
+        selected="results/select/{run}/seed{seed}.json",
     log:
-        "logs/select/{method}/seed{seed}.log",
+        "logs/select/{run}/seed{seed}.log",
     localrule: True
     resources:
         mem_mb=500,

@@ -15,6 +15,7 @@ rule validate:
     params:
         baselines=config["validate"]["baselines"],
         games=config["validate"]["games"],
+        name=lambda wildcards: wildcards.candidate,
         depth=config["validate"]["depth"],
         study_seed=config["study_seed"],
         engine=ENGINE,
@@ -24,11 +25,11 @@ rule validate:
 
 rule pick_tuned:
     input:
-        unpack(method_validation),
+        unpack(run_validation),
     output:
-        tuned="results/select/tuned-{method}.json",
+        tuned="results/select/tuned-{run}.json",
     log:
-        "logs/select/tuned-{method}.log",
+        "logs/select/tuned-{run}.log",
     localrule: True
     resources:
         mem_mb=500,
@@ -39,3 +40,30 @@ rule pick_tuned:
         engine=ENGINE,
     script:
         "../scripts/pick_tuned.py"
+
+
+rule transfer:
+    input:
+        unpack(transfer_weights),
+    output:
+        games="results/transfer/{weightset}/depth{depth}.csv",
+        provenance="results/provenance/transfer/{weightset}/depth{depth}.json",
+    log:
+        "logs/transfer/{weightset}/depth{depth}.log",
+    benchmark:
+        "benchmarks/transfer/{weightset}/depth{depth}.tsv"
+    wildcard_constraints:
+        depth=r"\d+",
+    threads: config["threads"]
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    params:
+        baselines=config["validate"]["baselines"],
+        games=config["validate"]["games"],
+        name=lambda wildcards: wildcards.weightset,
+        depth=lambda wildcards: int(wildcards.depth),
+        study_seed=config["study_seed"],
+        engine=ENGINE,
+    script:
+        "../scripts/validate.py"

@@ -1,4 +1,5 @@
-"""Snakemake adapter: the tuning table (selected weights, objectives, wall time)."""
+"""Snakemake adapter: the tuning table (selected weights, training and fresh estimates,
+validation score, cost)."""
 
 import pandas as pd
 
@@ -6,16 +7,20 @@ from g2048.report.tables import tuning_table, write_table
 from g2048.study.naming import candidate_name
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
-from g2048.study.results import read_json, read_selection
+from g2048.study.results import read_json, read_selection, read_tune
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
 runs = []
-for path in sm.input.selected:
-    run = read_selection(path)
-    name = candidate_name(run["method"], run["seed"])
-    runs.append(run | {"validation_mean_score": validation[name]})
+for selected, tuned in zip(sm.input.selected, sm.input.runs, strict=True):
+    run, result = read_selection(selected), read_tune(tuned)
+    name = candidate_name(run["run"], run["seed"])
+    runs.append(
+        run
+        | {key: result[key] for key in ("judged_by", "games_played") if key in result}
+        | {"validation_mean_score": validation[name]}
+    )
 wall = [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in sm.input.timings]
 table = tuning_table(runs, wall)
 write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))

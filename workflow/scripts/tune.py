@@ -1,4 +1,4 @@
-"""Snakemake adapter: one tuning run (NSGA-II or CEM) for one seed."""
+"""Snakemake adapter: one tuning run (NSGA-II, CEM or CMA-ES) for one seed."""
 
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
@@ -8,9 +8,9 @@ from g2048.study.stages import tune
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 write_record(sm.output.provenance, sm.output.result)
-log(f"tune {sm.wildcards.method} seed {sm.wildcards.seed}: {sm.params.settings}")
+log(f"tune {sm.wildcards.run} seed {sm.wildcards.seed}: {sm.params.settings}")
 result, history = tune(
-    sm.wildcards.method,
+    sm.wildcards.run,
     dict(sm.params.settings),
     int(sm.wildcards.seed),
     sm.params.study_seed,

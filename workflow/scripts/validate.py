@@ -1,4 +1,5 @@
-"""Snakemake adapter: one weight set plays the validation games at the validation depth."""
+"""Snakemake adapter: one weight set plays the validation games at one depth (the validation's,
+or one of the depth-transfer validation's)."""
 
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
@@ -8,14 +9,15 @@ from g2048.study.stages import play_weight_set, validation_seeds
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 write_record(sm.output.provenance, sm.output.games)
-if hasattr(sm.input, "selected"):  # a tuned candidate, not a baseline
+name = sm.params.name
+if hasattr(sm.input, "selected"):  # tuned weights, not a baseline
     selected = read_selection(sm.input.selected)
     evaluator, weights = selected["evaluator"], selected["weights"]
 else:
-    base = next(b for b in sm.params.baselines if b["name"] == sm.wildcards.candidate)
+    base = next(b for b in sm.params.baselines if b["name"] == name)
     evaluator, weights = base["evaluator"], base.get("weights")
 agent = {"name": "expectimax", "depth": sm.params.depth}
 seeds = validation_seeds(sm.params.study_seed, sm.params.games)
-log(f"validate {sm.wildcards.candidate}: {evaluator} {weights}, {agent}")
-games = play_weight_set(evaluator, weights, agent, seeds, sm.threads, log, sm.wildcards.candidate)
+log(f"validate {name}: {evaluator} {weights}, {agent}")
+games = play_weight_set(evaluator, weights, agent, seeds, sm.threads, log, name)
 write_csv(sm.output.games, games)

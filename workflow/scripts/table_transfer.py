@@ -1,0 +1,19 @@
+"""Snakemake adapter: the depth-transfer validation's table and figure (every picked weight set
+and baseline at each depth, paired against the reference, Holm-corrected)."""
+
+from g2048.report import figures
+from g2048.report.tables import transfer_table, write_table
+from g2048.study.progress import script_log
+from g2048.study.provenance import footer
+from g2048.study.results import read_json
+from g2048.study.stages import validation_games
+
+sm = snakemake  # noqa: F821
+script_log(sm.log[0])
+games = {
+    (name, depth): validation_games(p, sm.params.study_seed, sm.params.games)
+    for (name, depth), p in zip(sm.params.sets, sm.input.games, strict=True)
+}
+table = transfer_table(games, sm.params.reference)
+write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
+figures.save(figures.depth_transfer(table), sm.output[4].removesuffix(".png"))
