@@ -19,7 +19,7 @@ from g2048.report.tables import (
     write_table,
 )
 from g2048.study.results import read_json, write_json
-from g2048.study.selection import select_balanced, switching_rows
+from g2048.study.selection import can_switch, select_balanced, switching_rows
 from g2048.study.stages import pick_tuned, select
 
 
@@ -234,6 +234,14 @@ def test_noise_aware_selection_judges_by_the_fresh_values(nsga2_run: dict) -> No
     assert out["weights"].tolist() == nsga2_run["X"][1]
     assert out["objectives"].tolist() == nsga2_run["F"][1] and out["fresh"] == fresh[1]
     assert select(nsga2_run)["weights"].tolist() == nsga2_run["X"][0]  # training values
+
+
+def test_a_front_without_empty_and_corner_features_has_no_switching_rows(nsga2_run: dict) -> None:
+    run = nsga2_run | {"settings": {"evaluator": "nneonneo"}}
+    run |= {"X": [[200000.0, 270.0, 700.0, 47.0, 11.0 + k] for k in range(4)]}
+    out = select(run)
+    assert "switching" not in out and out["weights"].tolist() == run["X"][0]
+    assert can_switch("nsga4") and not can_switch("nneonneo")
 
 
 def test_pick_tuned_takes_the_best_validated_set() -> None:

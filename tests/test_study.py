@@ -75,6 +75,8 @@ def broken(edit) -> dict:  # noqa: ANN001
          "benchmark.entries[6].weights"),
         (lambda c: c["benchmark"]["entries"][6].update(weights="front:cem"),
          "benchmark.entries[6].weights"),
+        (lambda c: [d.update(evaluator="nneonneo") for d in (c["tune"]["runs"][0],
+         *c["benchmark"]["entries"][5:7])], "benchmark.entries[6].weights"),
         (lambda c: c["validate"].update(transfer_depths=[0]), "validate.transfer_depths[0]"),
         (lambda c: c["validate"]["baselines"][0].update(name="tuned-x"),
          "validate.baselines[0].name"),

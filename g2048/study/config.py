@@ -22,6 +22,7 @@ from g2048.study.naming import (
     parse_weights,
     transfer_name,
 )
+from g2048.study.selection import can_switch
 
 # Shipped with the package; config/schema.yaml links here for readers of the config folder.
 SCHEMA = Path(__file__).resolve().parent / "schema.yaml"
@@ -206,9 +207,15 @@ def _check_semantics(config: dict) -> None:
             if spec.run not in runs:
                 _fail(f"{key}.weights", f"{weights}: no tuning run {spec.run!r} (runs: {runs})")
             if spec.switching and (
-                spec.run == TD_RUN or run_settings(config, spec.run)["method"] != "nsga2"
+                spec.run == TD_RUN
+                or run_settings(config, spec.run)["method"] != "nsga2"
+                or not can_switch(run_settings(config, spec.run)["evaluator"])
             ):
-                _fail(f"{key}.weights", f"{weights}: only an nsga2 run has a front")
+                _fail(
+                    f"{key}.weights",
+                    f"{weights}: only an nsga2 run over an evaluator with empty-cells and "
+                    "corner features has switching rows",
+                )
             tuned = tuned_evaluator(config, spec.run)
             if entry["evaluator"] != tuned:
                 _fail(

@@ -22,6 +22,7 @@ import pandas as pd
 from g2048.learning.td import CURVE_COLUMNS
 from g2048.play import COLUMNS
 from g2048.study.naming import NETWORK_EVALUATOR, selected_weights
+from g2048.study.selection import can_switch
 
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
 TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)
@@ -141,7 +142,7 @@ def read_selection(path: str | Path) -> dict:
         if not Path(network).is_file():
             raise ResultFileError(path, f"names the network file {network}, which is missing")
         return data
-    switching = data["method"] == "nsga2" or "switching" in data
+    switching = "switching" in data or (data["method"] == "nsga2" and can_switch(data["evaluator"]))
     try:  # the format's one reader, as the pipeline and the CLI read it
         weights = selected_weights(data, switching=False)
         rows = selected_weights(data, switching=True) if switching else np.tile(weights, (3, 1))

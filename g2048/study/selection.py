@@ -31,6 +31,16 @@ def feature_index(evaluator: str, word: str) -> int:
     raise ValueError(f"evaluator {evaluator!r} has no feature like {word!r}: {names}")
 
 
+SWITCHING_FEATURES = ("empty", "corner")  # what the switching agent's extra rows stress
+
+
+def can_switch(evaluator: str) -> bool:
+    """Whether a front of the evaluator's weights yields switching rows: it has an empty-cells
+    and a corner feature (nsga4 does; nneonneo's heuristic, say, has no corner feature)."""
+    names = get_evaluator(evaluator).features
+    return all(any(word in name for name in names) for word in SWITCHING_FEATURES)
+
+
 def switching_rows(evaluator: str, X: np.ndarray, F: np.ndarray) -> np.ndarray:
     """The switching agent's three weight rows from a front: balanced, empty-heavy (largest
     weight on the empty-cells feature), corner-heavy (largest on the corner feature), as seed

@@ -28,7 +28,7 @@ from g2048.study.naming import (
 from g2048.study.objectives import DEFAULT_FITNESS, tune_cem, tune_cmaes, tune_nsga2
 from g2048.study.progress import Log, game_progress, timing
 from g2048.study.results import read_games
-from g2048.study.selection import select_balanced, switching_rows
+from g2048.study.selection import can_switch, select_balanced, switching_rows
 
 _TUNERS = {"nsga2": tune_nsga2, "cem": tune_cem, "cmaes": tune_cmaes}
 _RUN_KEYS = ("name", "method", "evaluator", "agent", "games")  # the rest: the tuner's settings
@@ -134,7 +134,8 @@ def train_td(
 
 
 def select(tuned: dict) -> dict:
-    """The weights a tuning run offers: NSGA-II's balanced front point and the switching rows,
+    """The weights a tuning run offers: NSGA-II's balanced front point and (for an evaluator
+    with empty-cells and corner features) the switching rows,
     the CEM's or CMA-ES's final mean, or a td run's network (its file).
 
     Noise-aware selection: when the run re-evaluated its final candidates on fresh seeds,
@@ -161,11 +162,9 @@ def select(tuned: dict) -> dict:
     F = np.asarray(tuned["F"])[front]
     judged = F if again is None else np.asarray(again["fresh"])
     pick = select_balanced(judged)
-    out |= {
-        "weights": X[pick],
-        "switching": switching_rows(settings["evaluator"], X, judged),
-        "objectives": F[pick],
-    }
+    out |= {"weights": X[pick], "objectives": F[pick]}
+    if can_switch(settings["evaluator"]):
+        out["switching"] = switching_rows(settings["evaluator"], X, judged)
     if again is not None:
         out |= {"train": again["train"][pick], "fresh": again["fresh"][pick]}
     return out
