@@ -37,8 +37,9 @@ _RUN_KEYS = ("name", "method", "evaluator", "agent", "games")  # the rest: the t
 def tune(
     run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
 ) -> tuple[dict, pd.DataFrame]:
-    """One tuning run (a config's `tune.<run>` section) with optimiser seed `seed`, its games
-    seeded from `study_seed` and the run's name: (result for JSON, per-step history)."""
+    """One tuning run (`settings`: an entry of the config's `tune.runs`, named `run`) with
+    optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result for
+    JSON, per-step history)."""
     method = settings["method"]
     if method not in WEIGHT_TUNERS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(WEIGHT_TUNERS)}")
@@ -135,8 +136,8 @@ def train_td(
 
 def select(tuned: dict) -> dict:
     """The weights a tuning run offers: NSGA-II's balanced front point and (for an evaluator
-    with empty-cells and corner features) the switching rows,
-    the CEM's or CMA-ES's final mean, or a td run's network (its file).
+    with empty-cells and corner features) the switching rows, the CEM's or CMA-ES's final
+    mean, or a td run's network (its file).
 
     Noise-aware selection: when the run re-evaluated its final candidates on fresh seeds,
     NSGA-II's balanced point and switching rows are taken on the fresh values and CEM and
