@@ -9,14 +9,8 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators import get_evaluator
 from g2048.play import play_games
 from g2048.study.naming import tuning_purpose
-from g2048.study.objectives import (
-    SEED003_LOOKAHEAD,
-    CEMObjective,
-    NSGA2Objective,
-    tune_cem,
-    tune_cmaes,
-    tune_nsga2,
-)
+from g2048.study.objectives import SEED003_LOOKAHEAD, CEMObjective, NSGA2Objective
+from g2048.study.runners import tune_cem, tune_cmaes, tune_nsga2
 from g2048.study.stages import tune
 from g2048.tuning import cem, cmaes, nsga2
 

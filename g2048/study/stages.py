@@ -25,9 +25,10 @@ from g2048.study.naming import (
     selected_weights,
     tuning_purpose,
 )
-from g2048.study.objectives import DEFAULT_FITNESS, tune_cem, tune_cmaes, tune_nsga2
+from g2048.study.objectives import DEFAULT_FITNESS
 from g2048.study.progress import Log, game_progress, timing
 from g2048.study.results import read_games
+from g2048.study.runners import tune_cem, tune_cmaes, tune_nsga2
 from g2048.study.selection import can_switch, select_balanced, switching_rows
 
 _TUNERS = {"nsga2": tune_nsga2, "cem": tune_cem, "cmaes": tune_cmaes}
