@@ -124,6 +124,25 @@ class _UnitBox:
         ev = self.objective.evaluator
         return (ev.default_weights - ev.bounds[:, 0]) / self.width
 
+    def limits(self) -> dict[str, np.ndarray]:
+        """The unit box as a tuner's `lower` and `upper` arguments."""
+        return {"lower": np.zeros_like(self.width), "upper": np.ones_like(self.width)}
+
+    def finish(
+        self, result: cem.CEMResult | cmaes.CMAResult, reevaluate: int, **more: np.ndarray
+    ) -> Tuned:
+        """A CEM or CMA-ES run's Tuned: its mean, best and elite mapped to weights (and the
+        fields `more` replaced), then its final mean and elite re-evaluated."""
+        result = dataclasses.replace(
+            result,
+            mean=self.weights(result.mean),
+            best_x=self.weights(result.best_x),
+            elite=self.weights(result.elite),
+            **more,
+        )
+        candidates = np.vstack([result.mean, result.elite])
+        return _reevaluated(self.objective, result, candidates, reevaluate)
+
 
 def _iteration_lines(
     progress: Callable[[str], None] | None, iterations: int
@@ -184,18 +203,10 @@ def tune_cem(
         iterations=iterations,
         seed=seed,
         maximize=True,
-        lower=np.zeros_like(box.width),
-        upper=np.ones_like(box.width),
         callback=_iteration_lines(progress, iterations),
+        **box.limits(),
     )
-    result = dataclasses.replace(
-        result,
-        mean=box.weights(result.mean),
-        std=result.std * box.width,
-        best_x=box.weights(result.best_x),
-        elite=box.weights(result.elite),
-    )
-    return _reevaluated(objective, result, np.vstack([result.mean, result.elite]), reevaluate)
+    return box.finish(result, reevaluate, std=result.std * box.width)
 
 
 def tune_cmaes(
@@ -230,14 +241,7 @@ def tune_cmaes(
         iterations=iterations,
         seed=seed,
         maximize=True,
-        lower=np.zeros_like(box.width),
-        upper=np.ones_like(box.width),
         callback=_iteration_lines(progress, iterations),
+        **box.limits(),
     )
-    result = dataclasses.replace(
-        result,
-        mean=box.weights(result.mean),
-        best_x=box.weights(result.best_x),
-        elite=box.weights(result.elite),
-    )
-    return _reevaluated(objective, result, np.vstack([result.mean, result.elite]), reevaluate)
+    return box.finish(result, reevaluate)
