@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from g2048.report.stats import paired_difference
-from g2048.report.tables import moves_gain
+from g2048.report.tables import common_games, moves_gain
 
 REL_TOLERANCE = 0.25
 RATE_TOLERANCE = 0.10
@@ -103,13 +102,11 @@ QUESTIONS: tuple[Question, ...] = (
 )  # fmt: skip
 
 
-def answer(games: pd.DataFrame, versus: pd.DataFrame) -> tuple[str, str, int]:
+def answer(games: dict[str, pd.DataFrame], q: Question) -> tuple[str, str, int]:
     """(the paired score difference with its 95% interval, the answer, games compared) of a
     question's two rows, over the seeds both played."""
-    n = min(len(games), len(versus))
-    a, b = games.iloc[:n], versus.iloc[:n]
-    if not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
-        raise ValueError("a question's two rows must be played on the same seeds")
+    a, b = common_games(games, q.entry, q.versus)
+    n = len(a)
     d = paired_difference(a["score"], b["score"])
     text = f"{_number(d['mean'])} [{_number(d['low'])}, {_number(d['high'])}]"
     if d["low"] > 0:
@@ -128,7 +125,7 @@ def question_rows(games: dict[str, pd.DataFrame], timed: set[str]) -> list[tuple
             missing = f"the study has no {q.entry!r} or no {q.versus!r}"
             rows.append((q.source, q.text, claimed, "", "not comparable", missing, False))
             continue
-        measured, result, n = answer(games[q.entry], games[q.versus])
+        measured, result, n = answer(games, q)
         note = f"paired score difference over {n} games"
         is_timed = bool({q.entry, q.versus} & timed)
         rows.append((q.source, q.text, claimed, measured, f"{q.entry} {result}", note, is_timed))

@@ -139,6 +139,18 @@ def transfer_table(games: dict[tuple[str, int], pd.DataFrame], reference: str) -
     return table
 
 
+def common_games(
+    games: dict[str, pd.DataFrame], first: str, second: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The games two benchmark rows have in common (rows share their seeds from the first game
+    on, so the first n of each): refused when their seeds differ."""
+    n = min(len(games[first]), len(games[second]))
+    a, b = games[first].iloc[:n], games[second].iloc[:n]
+    if not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
+        raise ValueError(f"{first} and {second} were not played on the same seeds")
+    return a, b
+
+
 def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per (network entry, heuristic entry) of the benchmark playing with the same agent:
     both entries' mean score and 2048 rate on their common games (the same seeds), the paired
@@ -146,10 +158,8 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
     either side played under a time budget (`timed`)."""
     rows = []
     for network, heuristic in pairs:
-        n = min(len(games[network]), len(games[heuristic]))
-        a, b = games[network].iloc[:n], games[heuristic].iloc[:n]
-        if not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
-            raise ValueError(f"{network} and {heuristic} were not played on the same seeds")
+        a, b = common_games(games, network, heuristic)
+        n = len(a)
         d = paired_difference(a["score"], b["score"])
         rows.append(
             {
