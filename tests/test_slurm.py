@@ -47,7 +47,7 @@ def test_the_smoke_study_on_slurm_equals_the_local_run(tmp_path: Path) -> None:
     where = workdir(tmp_path / "slurm")
     # one CPU per job, so that the CI node's two CPUs run two jobs at a time (the profile asks
     # two per job); results do not depend on threads, which the digests check once more
-    one_cpu = ("--set-threads", "tune=1", "validate=1", "benchmark_shard=1")
+    one_cpu = ("--set-threads", "tune=1", "validate=1", "transfer=1", "benchmark_shard=1")
     run = snakemake(where, *PROFILE, *one_cpu, timeout=1500)
     assert run.returncode == 0, run.stderr[-4000:]
     difference = verify(ROOT / "docs" / "digests" / "smoke.json", where / "results")
@@ -62,7 +62,7 @@ def cluster_jobs(dry_run_summary: str) -> int:
     """Jobs of the rules that play games (the others are localrules), from the job counts
     of `snakemake -n --quiet rules`."""
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", dry_run_summary, flags=re.M))
-    rules = ("tune", "train_td", "validate", "benchmark_shard")
+    rules = ("tune", "train_td", "validate", "transfer", "benchmark_shard")
     return sum(int(counts[rule]) for rule in rules)
 
 
