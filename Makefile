@@ -85,5 +85,5 @@ digests: $(BIN)/activate
 	rm -rf .smoke
 
 clean:
-	rm -rf $(VENV) .snakemake .smoke results logs benchmarks
+	rm -rf $(VENV) .snakemake .smoke .smoke-tests results logs benchmarks
 	rm -rf $${XDG_CACHE_HOME:-$$HOME/.cache}/g2048  # compiled numba code, one folder per source version

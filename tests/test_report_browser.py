@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from playwright.sync_api import sync_playwright
-from workflow_runs import snakemake, workdir
+from workflow_runs import smoke_study, snakemake
 
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
@@ -27,10 +27,8 @@ ARGS = [
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = workdir(tmp_path_factory.mktemp("report"))
-    run = snakemake(where, "--cores", "2")
-    assert run.returncode == 0, run.stderr[-4000:]
+def report() -> Path:
+    where = smoke_study()
     made = snakemake(where, "--report", "report.html")
     assert made.returncode == 0, made.stderr[-4000:]
     return where

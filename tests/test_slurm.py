@@ -14,7 +14,10 @@ from workflow_runs import ROOT, snakemake, workdir
 from g2048.study.digests import verify
 
 pytestmark = pytest.mark.slurm
-PROFILE = ("--workflow-profile", "profiles/slurm")
+# The profile unchanged, but for how long Snakemake waits between status queries after a job
+# ends (the profile's 20 s spare a real cluster's sacct; here, 2 CPUs and a hundred seconds-long
+# jobs, they would make the wait most of the test's time)
+PROFILE = ("--workflow-profile", "profiles/slurm", "--slurm-init-seconds-before-status-checks", "2")
 ACCOUNT = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())["default-resources"][
     "slurm_account"
 ]

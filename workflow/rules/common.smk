@@ -1,4 +1,22 @@
+import os
+from pathlib import Path
+
 import g2048
+
+# Every job computes alike on every x86-64 CPU. numpy's AVX-512 exp, log and pow (Intel's SVML,
+# up to 4 ULP off) and OpenBLAS's per-CPU kernels change the last bits of CMA-ES's arithmetic
+# (the cma package's; its eigendecompositions), and so its weights: the jobs (subprocesses of
+# this process, here or on a cluster node) run numpy on its AVX2 paths, which call the C
+# library as on any CPU without AVX-512, and OpenBLAS on the kernels of every AVX2 CPU.
+CPU_FLAGS = set(
+    Path("/proc/cpuinfo").read_text().partition("flags")[2].partition("\n")[0].split()
+    if Path("/proc/cpuinfo").exists()
+    else ()
+)
+if "avx512f" in CPU_FLAGS:
+    os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", "X86_V4 AVX512_ICL AVX512_SPR")
+if "avx2" in CPU_FLAGS:
+    os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 from g2048.study import config as study
 from g2048.study.naming import (
     candidate_name,
