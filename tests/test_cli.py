@@ -304,9 +304,17 @@ def test_ctrl_c_stops_play_at_once_and_writes_nothing(tmp_path: Path) -> None:
     warm = subprocess.run([*command, "--games", "1", "--max-moves", "1"], capture_output=True)
     assert warm.returncode == 0, warm.stderr
     command += ["--games", "20000", "--out", str(out)]
-    proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        command,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        # as from a terminal: a shell's background job (`make test &`) ignores SIGINT, and so
+        # would this child, which then never sees the Ctrl-C below
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
-        time.sleep(8)  # loaded from the cache, playing
+        time.sleep(15)  # loaded from the cache (seconds, more on a busy machine), playing
         assert proc.poll() is None
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=60)  # one game: a minute or more; the run: hours
