@@ -2,6 +2,13 @@ import os
 from pathlib import Path
 
 import g2048
+from g2048.study import config as study
+from g2048.study.naming import (
+    candidate_name,
+    parse_candidate,
+    parse_weights,
+    transfer_name,
+)
 
 # Every job computes alike on every x86-64 CPU. numpy's AVX-512 exp, log and pow (Intel's SVML,
 # up to 4 ULP off) and OpenBLAS's per-CPU kernels change the last bits of CMA-ES's arithmetic
@@ -17,13 +24,6 @@ if "avx512f" in CPU_FLAGS:
     os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", "X86_V4 AVX512_ICL AVX512_SPR")
 if "avx2" in CPU_FLAGS:
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
-from g2048.study import config as study
-from g2048.study.naming import (
-    candidate_name,
-    parse_candidate,
-    parse_weights,
-    transfer_name,
-)
 
 # Fails before any job runs, with a message naming the key.
 study.validate_config(config)
