@@ -15,8 +15,21 @@ from g2048.agents import (
     choose_move,
     switching_row,
 )
-from g2048.agents.expectimax import NO_LIMIT, move_values, new_table
-from g2048.engine.bitboard import is_game_over, play_random, start_board
+from g2048.agents.expectimax import (
+    NO_LIMIT,
+    _all_moves,
+    _line_table_best,
+    move_values,
+    new_table,
+)
+from g2048.engine.bitboard import (
+    empty_mask,
+    is_game_over,
+    play_random,
+    shift,
+    start_board,
+    transpose,
+)
 from g2048.engine.board import decode, encode
 from g2048.engine.reference import ref_expectimax
 from g2048.engine.rng import game_seeds, rng_state
@@ -89,6 +102,32 @@ def test_expectimax_depth_3_equals_brute_force_on_played_boards() -> None:
         np.testing.assert_allclose(
             engine_values(grid, 3, "ovolve"), ref_expectimax(grid, 3, value), rtol=1e-9
         )
+
+
+def test_nneonneo_leaves_summed_in_place_equal_its_evaluation() -> None:
+    """The search's straight-line leaves for nneonneo's evaluator give, for every spawn of many
+    chance nodes, exactly the best evaluation over the legal moves and their number (-inf, 0
+    where none is legal)."""
+    kind, w, table = evaluators.prepare("nneonneo")
+    assert kind == evaluators.LINE_TABLE
+    grids = played_boards(20, 30, seed=21) + played_boards(40, 150, seed=22) + HAND_BOARDS
+    boards = {shift(np.uint64(encode(g)), d) for g in grids for d in range(4)}
+    spawns = no_move = 0
+    for b in boards:
+        t, cells = np.uint64(transpose(b)), int(empty_mask(b))
+        moved = tuple(np.uint64(a) for a in _all_moves(b))
+        while cells:
+            cell = np.uint64(cells & -cells)
+            cells ^= int(cell)
+            for rank in (1, 2):
+                spawned = b | (cell * np.uint64(rank))
+                legal = [a for a in (shift(spawned, d) for d in range(4)) if a != spawned]
+                values = [evaluators.evaluate(kind, a, w, table, True) for a in legal]
+                expected = (max(values, default=-np.inf), len(legal))
+                assert _line_table_best(b, t, moved, cell, rank, spawned, table) == expected
+                spawns += 1
+                no_move += not legal
+    assert spawns > 1000 and no_move > 0
 
 
 def table_runs(grid: list[list[int]], depth: int, cutoff: float) -> list[tuple]:

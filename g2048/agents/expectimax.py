@@ -32,8 +32,9 @@ per decision and the search calls `evaluate` directly: an array (or a tuple hold
 to an inlined helper costs two atomic reference-count calls per use when a call that may raise
 sits in between, more than a leaf's evaluation. The two or three plies above the leaves, which
 hold most of the nodes, are valued in one call each by `_chance_sum`, with `evaluate` compiled
-in. With rollouts every node goes through the stack. `stats` counts search nodes visited
-(every board the search generates: root, chance and move nodes, leaves) [0] and table hits [1].
+in (nneonneo's evaluator, LINE_TABLE, summed in place by `_line_table_best`). With rollouts
+every node goes through the stack. `stats` counts search nodes visited (every board the search
+generates: root, chance and move nodes, leaves) [0] and table hits [1].
 """
 
 from __future__ import annotations
@@ -55,12 +56,13 @@ from g2048.engine.bitboard import (
     empty_mask,
     move_score,
     shift,
+    sum_lines,
     transpose,
 )
 from g2048.engine.clock import monotonic_ns
 from g2048.engine.lockfree import float_bits
 from g2048.engine.rng import mix64
-from g2048.evaluators import adds_rewards, evaluate
+from g2048.evaluators import LINE_TABLE, adds_rewards, evaluate
 
 NEG_INF = -np.inf
 NO_LIMIT = 1 << 62  # a node limit no search reaches
@@ -143,6 +145,30 @@ def _moves_with_tile(b, t, moved, cell, rank):  # noqa: ANN001, ANN202
     )
 
 
+@njit(cache=True, inline="always")
+def _line_table_best(b, t, moved, cell, rank, spawned, table) -> tuple:  # noqa: ANN001
+    """For the LINE_TABLE evaluator (its value is `sum_lines`, its weights in its table): the
+    best value over the legal moves from `spawned` (b plus a tile of `rank` on `cell`; -inf if
+    none) and how many there are, in straight-line code with each leaf summed in place: 0.8x
+    the time of the loop over any evaluator, the same sums in the same order."""
+    up, down, left, right = _moves_with_tile(b, t, moved, cell, rank)
+    value = NEG_INF
+    legal = 0
+    if up != spawned:
+        legal += 1
+        value = sum_lines(up, table)
+    if down != spawned:
+        legal += 1
+        value = max(value, sum_lines(down, table))
+    if left != spawned:
+        legal += 1
+        value = max(value, sum_lines(left, table))
+    if right != spawned:
+        legal += 1
+        value = max(value, sum_lines(right, table))
+    return value, legal
+
+
 @njit(cache=True)
 def _chance_sum(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # noqa: ANN001
     """Sum over the empty cells of the chance node b of 0.9 x (its child with a 2 there) + 0.1 x
@@ -165,7 +191,10 @@ def _chance_sum(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # 
         for four in range(2):
             spawned = b | (cell << np.uint64(four))
             value = NEG_INF
-            if moves_left:
+            if moves_left and kind == LINE_TABLE:
+                value, legal = _line_table_best(b, t, moved, cell, 1 + four, spawned, table)
+                nodes += legal
+            elif moves_left:
                 for d, after in enumerate(_moves_with_tile(b, t, moved, cell, 1 + four)):
                     if after != spawned:
                         nodes += 1

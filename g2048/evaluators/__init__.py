@@ -27,6 +27,9 @@ from g2048.evaluators.lines import no_table
 HEURISTICS: tuple[ModuleType, ...] = (nneonneo, nsga4, classic4, cem8, ovolve)
 MODULES: tuple[ModuleType, ...] = (*HEURISTICS, ntuple)
 AFTERSTATE = MODULES.index(ntuple)
+# The kind whose value is one row table summed over the board's 8 lines (`sum_lines`), which
+# the search values in place at its leaves (g2048.agents.expectimax).
+LINE_TABLE = MODULES.index(nneonneo)
 
 DEAD_VALUE = -1e12  # live values stay far inside +-1e12 for weights within BOUNDS (tested)
 
