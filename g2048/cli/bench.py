@@ -73,7 +73,7 @@ def time_search(
     max_moves: int = 600,
     repeat: int = 1,
     cutoff: float = 1e-4,
-    table_bits: int = 16,
+    table_bits: int = 12,
     evaluator: str = "nneonneo",
 ) -> tuple[pd.DataFrame, float, float]:
     """Expectimax on fixed games (1 thread): (games played, best total game seconds over
@@ -127,7 +127,7 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[s
     for name, budget in [(n, b) for n in ("expectimax", "montecarlo") for b in budgets_ms]:
         agent = AgentConfig(name, depth=27, cutoff=1e-4, budget_ms=budget)
         params, stats = agent.params(), np.zeros(STATS_SIZE, dtype=np.int64)
-        rng, table = rng_state(0), new_table(16)
+        rng, table = rng_state(0), new_table(agent.table_bits)
         choose_move(agent.kind, params, kind, w, tables, boards[0], rng, table, 0, stats)
         stats[:] = 0
         over = []
