@@ -46,8 +46,8 @@ class AgentConfig:
     nneonneo's adaptive depth, or with a budget the deepest iteration. cutoff: prune chance
     nodes below this path probability (0 = off). table_bits: log2 slots of the transposition
     table (0 = off; the default 12, 160 KB, holds a decision's entries to about 7 plies in the
-    CPU's L2 cache, which 2**16 slots did not: 1.3-1.5x faster at 5 and 7 plies for 0.2% and
-    2% more nodes; raise it for searches deeper than 9 plies). rollouts, rollout_policy,
+    CPU's L2 cache, which 2**16 slots did not: 1.4x and 1.3x faster at 5 and 7 plies for
+    0.2% and 2% more nodes; raise it for searches deeper than 9 plies). rollouts, rollout_policy,
     step_cap (0 = to game end): Monte Carlo valuation
     (montecarlo, hybrid). empty_threshold: switching uses its empty-heavy weights at this many
     empty cells or fewer. budget_ms, budget_nodes (0 = none; at most one): the search per move

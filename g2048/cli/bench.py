@@ -73,7 +73,7 @@ def time_search(
     max_moves: int = 600,
     repeat: int = 1,
     cutoff: float = 1e-4,
-    table_bits: int = 12,
+    table_bits: int = AgentConfig.table_bits,
     evaluator: str = "nneonneo",
 ) -> tuple[pd.DataFrame, float, float]:
     """Expectimax on fixed games (1 thread): (games played, best total game seconds over

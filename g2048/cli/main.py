@@ -453,7 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
     profile = commands.add_parser(
         "profile",
         help="expectimax speed and a result digest on fixed games",
-        description="Plays the same games (nneonneo evaluator, cutoff 1e-4, 2**12-slot table "
+        description="Plays the same games (nneonneo evaluator, cutoff 1e-4, "
+        f"2**{AgentConfig.table_bits}-slot table "
         "unless told) once to compile or load, then --repeat times; prints the best rate, the "
         "nodes searched and a digest of every result column but `seconds`: an optimisation must "
         "leave the digest unchanged. Under `valgrind --tool=callgrind` instruction counts are "
@@ -464,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--games", type=_bounded(int, 0), default=2, help="(default 2)")
     profile.add_argument("--max-moves", type=_bounded(int, 1), default=600, help="(default 600)")
     profile.add_argument("--cutoff", type=_bounded(float, 0, 0.999), default=1e-4)
-    profile.add_argument("--table-bits", type=_bounded(int, 0, 26), default=12)
+    profile.add_argument("--table-bits", type=_bounded(int, 0, 26), default=AgentConfig.table_bits)
     profile.add_argument("--evaluator", default="nneonneo", choices=sorted(EVALUATORS))
     profile.add_argument("--repeat", type=_bounded(int, 1), default=1, help="(default 1)")
     profile.set_defaults(func=_profile)
