@@ -1,6 +1,8 @@
 """Agents: expectimax against a brute-force reference search, the table and cutoff options,
 Monte Carlo and hybrid reproducibility, switching's rule, and strength sanity on fixed seeds."""
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,9 +25,14 @@ from g2048.agents.expectimax import (
     new_table,
 )
 from g2048.engine.bitboard import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
     empty_mask,
     is_game_over,
     play_random,
+    row_sum,
     shift,
     start_board,
     transpose,
@@ -111,11 +118,14 @@ def test_nneonneo_leaves_summed_in_place_equal_its_evaluation() -> None:
     kind, w, table = evaluators.prepare("nneonneo")
     assert kind == evaluators.LINE_TABLE
     grids = played_boards(20, 30, seed=21) + played_boards(40, 150, seed=22) + HAND_BOARDS
-    boards = {shift(np.uint64(encode(g)), d) for g in grids for d in range(4)}
+    boards = {np.uint64(shift(np.uint64(encode(g)), d)) for g in grids for d in range(4)}
     spawns = no_move = 0
     for b in boards:
         t, cells = np.uint64(transpose(b)), int(empty_mask(b))
         moved = tuple(np.uint64(a) for a in _all_moves(b))
+        flipped = tuple(np.uint64(transpose(a)) for a in moved)
+        slid = (flipped[UP], flipped[DOWN], moved[LEFT], moved[RIGHT])
+        sums = tuple(float(row_sum(a, table)) for a in slid)
         while cells:
             cell = np.uint64(cells & -cells)
             cells ^= int(cell)
@@ -124,10 +134,40 @@ def test_nneonneo_leaves_summed_in_place_equal_its_evaluation() -> None:
                 legal = [a for a in (shift(spawned, d) for d in range(4)) if a != spawned]
                 values = [evaluators.evaluate(kind, a, w, table, True) for a in legal]
                 expected = (max(values, default=-np.inf), len(legal))
-                assert _line_table_best(b, t, moved, cell, rank, spawned, table) == expected
+                best = _line_table_best(b, t, moved, flipped, sums, cell, rank, table)
+                assert best == expected
                 spawns += 1
                 no_move += not legal
     assert spawns > 1000 and no_move > 0
+
+
+@pytest.mark.parametrize("name", ["nneonneo", "classic4", "ntuple"])
+def test_shallow_search_equals_the_stack_search(name: str) -> None:
+    """Searches of 1-3 plies skip the stack (_shallow_values); with a table of one slot shared
+    (no entry is ever stored) the stack walks the same tree: the same values, completion and
+    node counts, also when a node limit stops it or the root's chance nodes fall below the
+    cutoff (root probability 0.05, cutoff 0.1)."""
+    if name == "ntuple":  # an afterstate evaluator: the search adds the moves' scores
+        from tests.test_ntuple import random_network
+
+        ev = evaluators.prepare(name, random_network("lines4x2", seed=3))
+    else:
+        ev = evaluators.prepare(name)
+    grids = played_boards(6, 40, seed=31) + played_boards(6, 200, seed=32) + HAND_BOARDS
+    limits = (NO_LIMIT, 3, 40)
+    runs = 0
+    for grid, depth, (prob, cutoff), limit in itertools.product(
+        grids, (1, 2, 3), ((1.0, 1e-4), (0.05, 0.1)), limits
+    ):
+        out = []
+        for shared, bits in ((False, 12), (True, 0)):
+            stats = np.zeros(2, dtype=np.int64)
+            args = (np.uint64(encode(grid)), depth, ev, NO_ROLLOUTS, cutoff, new_table(bits), 1)
+            values, done = move_values(*args, stats, limit, 0, prob, shared, np.inf)
+            out.append((values.tolist(), done, int(stats[0])))
+        assert out[0] == out[1], (grid, depth, prob, limit)
+        runs += not out[0][1]
+    assert runs > 0  # some searches stopped at the node limit
 
 
 def table_runs(grid: list[list[int]], depth: int, cutoff: float) -> list[tuple]:

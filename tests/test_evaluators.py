@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from g2048 import evaluators
-from g2048.engine.bitboard import is_game_over, play_random, start_board
+from g2048.engine.bitboard import is_game_over, line_indices, play_random, start_board
 from g2048.engine.board import encode
 from g2048.engine.rng import rng_state
 from g2048.evaluators import AFTERSTATE, DEAD_VALUE, EVALUATORS, HEURISTICS, MODULES, nneonneo
@@ -158,6 +158,25 @@ def test_nneonneo_hand_rows() -> None:
     np.testing.assert_allclose(
         nneonneo.ROW_FEATURES[row], [1, 0, 3, 0, -(3 * 2**3.5 + 5**3.5)], rtol=1e-12
     )
+
+
+def test_nneonneo_table_sums_exactly_in_any_order() -> None:
+    """The row table lies on the 2**-24 grid, so a board's 8 line values add up exactly: its
+    value is the exact (fsum) sum of the lines, as the search's line corrections assume."""
+    boards = realistic_boards(100, seed=3)
+    for weights in bound_corners("nneonneo") + [nneonneo.DEFAULT_WEIGHTS]:
+        table = nneonneo.prepare(np.asarray(weights, dtype=np.float64))
+        assert np.all(np.ldexp(table, 24) == np.round(np.ldexp(table, 24)))
+        assert np.abs(table).max() < 2.0**24
+        for board in boards:
+            lines = table[line_indices(board)]
+            assert nneonneo.value(np.uint64(board), None, table) == math.fsum(lines)
+            assert math.fsum(lines[::-1]) == math.fsum(lines) == float(np.sum(lines[::-1]))
+
+
+def test_nneonneo_rejects_weights_beyond_exact_sums() -> None:
+    with pytest.raises(ValueError, match=r"line values must stay below 2\*\*24"):
+        evaluators.prepare("nneonneo", [0.0, 0.0, 0.0, 400.0, 0.0])
 
 
 @pytest.mark.parametrize("name", list(EVALUATORS))

@@ -48,12 +48,15 @@ def auto_depth(b: np.uint64) -> int:
     return 2 * max(3, distinct_ranks(b) - 2) + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_count(values: np.ndarray) -> int:
-    return np.sum(values > -np.inf)
+    count = 0
+    for v in values:
+        count += v > -np.inf
+    return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, split, upper) -> tuple:  # noqa: ANN001, E501
     """move_values of the root, searched by `split` threads (depth >= 3: no node limit) or
     serially (split 0); upper: the leaves' bound for Star1 (inf: none)."""
@@ -62,7 +65,7 @@ def _values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, split, 
     return move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, 1.0, _NO, upper)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def search_values(
     b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split, upper
 ):  # noqa: ANN001, ANN201, E501

@@ -83,19 +83,20 @@ def _build_row_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT = _build_row_tables()
 
 
-def _as_columns(rows: np.ndarray) -> np.ndarray:
-    """Each 16-bit row spread into column 0 of a board (nibble i -> row i)."""
-    r = rows.astype(np.uint64)
+@njit(cache=True, inline="always")
+def as_column(line: np.uint64) -> np.uint64:
+    """A 16-bit line spread into column 0 of a board (nibble i -> row i); also elementwise
+    on a uint64 array."""
     return (
-        (r & np.uint64(0xF))
-        | ((r >> np.uint64(4)) & np.uint64(0xF)) << np.uint64(16)
-        | ((r >> np.uint64(8)) & np.uint64(0xF)) << np.uint64(32)
-        | ((r >> np.uint64(12)) & np.uint64(0xF)) << np.uint64(48)
+        (line & np.uint64(0xF))
+        | ((line & np.uint64(0xF0)) << np.uint64(12))
+        | ((line & np.uint64(0xF00)) << np.uint64(24))
+        | ((line & np.uint64(0xF000)) << np.uint64(36))
     )
 
 
-COL_UP = _as_columns(ROW_LEFT)
-COL_DOWN = _as_columns(ROW_RIGHT)
+COL_UP = as_column.py_func(ROW_LEFT.astype(np.uint64))
+COL_DOWN = as_column.py_func(ROW_RIGHT.astype(np.uint64))
 
 
 @njit(cache=True, inline="always")
@@ -144,16 +145,17 @@ def _sum_rows(b: np.uint64, table: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def sum_lines(b: np.uint64, table: np.ndarray) -> float:
     """Sum of a 65536-entry row table over the 4 rows and the 4 columns (read top to bottom)."""
-    t = transpose(b)
+    return row_sum(b, table) + row_sum(transpose(b), table)
+
+
+@njit(cache=True, inline="always")
+def row_sum(b: np.uint64, table: np.ndarray) -> float:
+    """Sum of a 65536-entry row table over the 4 rows of b."""
     return (
         table[b & _ROW_MASK]
         + table[(b >> np.uint64(16)) & _ROW_MASK]
         + table[(b >> np.uint64(32)) & _ROW_MASK]
         + table[b >> np.uint64(48)]
-        + table[t & _ROW_MASK]
-        + table[(t >> np.uint64(16)) & _ROW_MASK]
-        + table[(t >> np.uint64(32)) & _ROW_MASK]
-        + table[t >> np.uint64(48)]
     )
 
 

@@ -19,6 +19,7 @@ DEFAULT_WEIGHTS = (200000.0, 270.0, 700.0, 47.0, 11.0)
 BOUNDS = ((0.0, 400000.0), (0.0, 1000.0), (0.0, 2000.0), (0.0, 200.0), (0.0, 50.0))
 MONO_POWER = 4.0
 SUM_POWER = 3.5
+GRID_BITS = LINE_BITS = 24  # the row table's resolution and range (see prepare)
 
 
 @njit(cache=True)
@@ -69,10 +70,21 @@ ROW_FEATURES = _row_features()
 
 
 def prepare(weights: np.ndarray) -> np.ndarray:
-    """The weighted row table that `value` sums over the board's lines."""
+    """The weighted row table that `value` sums over the board's lines, each entry rounded to
+    a multiple of 2**-GRID_BITS (at most 2**-25 from the exact weighted sum). Entries of that
+    grid below 2**LINE_BITS in magnitude make any sum of a board's 8 lines exact in float64
+    (2**27 needs 51 bits of a 53-bit significand): the search may add them in any order, or
+    correct a sum by the lines a move changes, and get the very value of `value`."""
     # an elementwise product, not `@`: a BLAS call would leave OpenBLAS threads spinning on
     # the cores the games need
-    return (ROW_FEATURES * weights).sum(axis=1)
+    table = (ROW_FEATURES * weights).sum(axis=1)
+    largest = np.abs(table).max()
+    if largest >= 2.0**LINE_BITS:
+        raise ValueError(
+            f"{NAME} weights {weights.tolist()} give a line the value {largest:.4g}: "
+            f"line values must stay below 2**{LINE_BITS} (weights within {BOUNDS} do)"
+        )
+    return np.ldexp(np.round(np.ldexp(table, GRID_BITS)), -GRID_BITS)
 
 
 def features(board: int) -> np.ndarray:
