@@ -31,7 +31,7 @@ def search(b: np.uint64, depth: int, budget_nodes: int = 0, cutoff: float = 1e-3
         b, depth, cutoff, 0.0, budget_nodes, EV, NO_ROLLOUTS, new_table(12), 1, stats, 0, np.inf
     )
     reached = np.flatnonzero(stats[2:])
-    return values, stats[0], int(reached[0]) if reached.size else 0
+    return np.array(values), stats[0], int(reached[0]) if reached.size else 0
 
 
 def fixed(b: np.uint64, depth: int, cutoff: float = 1e-3) -> np.ndarray:
@@ -118,7 +118,7 @@ def test_monte_carlo_values_are_mean_rollouts_with_their_own_generators() -> Non
         b = np.uint64(encode(grid))
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         mc = (0, 0, 0, base)
-        values = montecarlo_values(b, 6, 0.0, 0, mc, EV, stats, 0)
+        values = np.array(montecarlo_values(b, 6, 0.0, 0, mc, EV, stats, 0))
         legal = int(np.sum(values > -np.inf))
         assert stats[0] == 6 * legal
         for d in np.flatnonzero(values > -np.inf):

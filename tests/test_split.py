@@ -102,7 +102,7 @@ def test_parallel_rollouts_equal_serial_rollouts() -> None:
         stats = np.zeros(STATS_SIZE, dtype=np.int64)
         with thread_count(2):
             timed = montecarlo_values(b, 1, 0.5, 0, mc, EV, stats, 2)
-        legal = np.sum(timed > -np.inf)
+        legal = np.sum(np.array(timed) > -np.inf)
         assert stats[0] % (16 * 2 * legal) == 0 and stats[0] > 0
 
 

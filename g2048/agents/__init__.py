@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.deepening import MAX_PLIES, search_values
+from g2048.agents.expectimax import best_move
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import POLICIES
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
@@ -219,5 +220,4 @@ def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats
             split,
             params[UPPER],
         )
-    best = np.argmax(values)
-    return -1 if values[best] == -np.inf else best
+    return best_move(values)

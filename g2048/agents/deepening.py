@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from g2048.agents.expectimax import NO_LIMIT, move_values
+from g2048.agents.expectimax import NO_LIMIT, move_values, shallow_values
 from g2048.agents.split import split_move_values
 from g2048.engine.bitboard import distinct_ranks
 from g2048.engine.clock import monotonic_ns
@@ -49,7 +49,7 @@ def auto_depth(b: np.uint64) -> int:
 
 
 @njit(cache=True, inline="always")
-def _legal_count(values: np.ndarray) -> int:
+def _legal_count(values: tuple) -> int:
     count = 0
     for v in values:
         count += v > -np.inf
@@ -58,10 +58,13 @@ def _legal_count(values: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def _values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, split, upper) -> tuple:  # noqa: ANN001, E501
-    """move_values of the root, searched by `split` threads (depth >= 3: no node limit) or
-    serially (split 0); upper: the leaves' bound for Star1 (inf: none)."""
+    """move_values of the root, searched by `split` threads (depth >= 3: no node limit),
+    without the stack (shallow_values: 1-3 plies, no rollouts, no Star1) or serially (split
+    0); upper: the leaves' bound for Star1 (inf: none)."""
     if split and depth >= 3:
         return split_move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, deadline, split, upper)
+    if depth <= 3 and not mc[0] and upper == np.inf:
+        return shallow_values(b, depth, ev[0], ev[1], ev[2], stats, limit, deadline)
     return move_values(b, depth, ev, mc, cutoff, tt, stamp, stats, limit, deadline, 1.0, _NO, upper)
 
 

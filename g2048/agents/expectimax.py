@@ -205,8 +205,7 @@ def _line_table_best(b, t, moved, flipped, sums, cell, rank, table) -> tuple:  #
     return max(max(up, down), max(left, right)), legal
 
 
-@njit(cache=True)
-def _chance_sum(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # noqa: ANN001
+def _chance_sum_of(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # noqa: ANN001
     """Sum over the empty cells of the chance node b of 0.9 x (its child with a 2 there) + 0.1 x
     (with a 4), the number of nodes below b, and whether it stopped early: once the sum so far
     plus `upper` for every cell left cannot exceed alpha x cells (Star1), that bound is
@@ -266,6 +265,24 @@ def _chance_sum(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # 
     return total, nodes, False
 
 
+_chance_sum = njit(cache=True)(_chance_sum_of)
+_chance_sum_inline = njit(inline="always")(_chance_sum_of)
+
+
+@njit(cache=True)
+def _line_table_sum(b, table, moves_left, alpha, upper) -> tuple:  # noqa: ANN001
+    """_chance_sum for LINE_TABLE."""
+    return _chance_sum_inline(LINE_TABLE, b, table, table, moves_left, alpha, upper)
+
+
+@njit(cache=True, inline="always")
+def _chance_value(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  # noqa: ANN001
+    """_chance_sum."""
+    if kind == LINE_TABLE:
+        return _line_table_sum(b, table, moves_left, alpha, upper)
+    return _chance_sum(kind, b, weights, table, moves_left, alpha, upper)
+
+
 @njit(cache=True, inline="always")
 def _out_of_budget(nodes, node_limit, deadline, next_clock, clock_every) -> tuple:  # noqa: ANN001
     """Whether a search that has generated `nodes` nodes stops now (more than node_limit, or
@@ -277,15 +294,46 @@ def _out_of_budget(nodes, node_limit, deadline, next_clock, clock_every) -> tupl
     return False, next_clock
 
 
+@njit(cache=True, inline="always")
+def four_values(values: np.ndarray) -> tuple:
+    """A root's four move values as a tuple, the form every agent returns them in (a tuple
+    needs no allocation, which a search of 3 plies would spend 5% of its time on)."""
+    return values[0], values[1], values[2], values[3]
+
+
+@njit(cache=True, inline="always")
+def _replaced(values, d, value) -> tuple:  # noqa: ANN001
+    """The tuple `values` with its item d replaced by `value`."""
+    return (
+        value if d == 0 else values[0],
+        value if d == 1 else values[1],
+        value if d == 2 else values[2],
+        value if d == 3 else values[3],
+    )
+
+
+@njit(cache=True, inline="always")
+def best_move(values) -> int:  # noqa: ANN001
+    """The direction of the greatest of a root's move values (the first on ties), -1 when every
+    move is illegal (-inf)."""
+    best, top = -1, NEG_INF
+    for d in range(4):
+        if values[d] > top:
+            best, top = d, values[d]
+    return best
+
+
 @njit(cache=True, error_model="numpy")
-def _shallow_values(b, depth, kind, weights, table, cutoff, prob, rewards, node_limit, deadline):  # noqa: ANN001, E501
-    """move_values of a search of 1 to 3 plies without rollouts, Star1 or a shared table:
-    each root move's chance node is a leaf (depth 1, or below the cutoff) or valued by one call
-    of _chance_sum, without the stack. The same values, nodes and stopping points. Returns
-    (values, completed, nodes)."""
-    values = np.full(4, NEG_INF)
+def shallow_values(b, depth, kind, weights, table, stats, node_limit, deadline) -> tuple:  # noqa: ANN001
+    """move_values of a search of 1 to 3 plies without rollouts or Star1, with the same values,
+    nodes and stopping points, without the stack: each root move's chance node is a leaf
+    (depth 1) or valued by one call of _chance_sum (the root's path probability, 1, is above
+    any cutoff, and nothing is cached: no chance node recurs)."""
+    b = np.uint64(b)
+    values = (NEG_INF, NEG_INF, NEG_INF, NEG_INF)
     nodes = 1
     next_clock = CLOCK_EVERY
+    stop = False
     for d in range(4):
         child = shift(b, d)
         if child == b:
@@ -293,18 +341,19 @@ def _shallow_values(b, depth, kind, weights, table, cutoff, prob, rewards, node_
         nodes += 1
         stop, next_clock = _out_of_budget(nodes, node_limit, deadline, next_clock, CLOCK_EVERY)
         if stop:
-            return values, False, nodes
-        leaf = depth == 1 or prob < cutoff
+            break
+        leaf = depth == 1
         if leaf:  # (`leaf`, not a literal True, which numba would compile evaluate once more for)
             value = evaluate(kind, child, weights, table, leaf)
         else:
-            value, below, _ = _chance_sum(kind, child, weights, table, depth - 2, NEG_INF, np.inf)
+            value, below, _ = _chance_value(kind, child, weights, table, depth - 2, NEG_INF, np.inf)
             value /= empty_count(child)
             nodes += below
-        if rewards:
+        if adds_rewards(kind):
             value += move_score(b, d)
-        values[d] = value
-    return values, True, nodes
+        values = _replaced(values, d, value)
+    stats[0] += nodes
+    return values, not stop
 
 
 @njit(cache=True, error_model="numpy")
@@ -343,12 +392,6 @@ def move_values(
     # 3 plies or fewer caches nothing (the root's chance nodes are not cached)
     track = cutoff > 0.0 and mask != 0 and depth > 3
     star = upper < np.inf
-    if depth <= 3 and not rollouts and not star and not shared:
-        values, done, nodes = _shallow_values(
-            b, depth, kind, weights, table, cutoff, prob, rewards, node_limit, deadline
-        )
-        stats[0] += nodes
-        return values, done
     values = np.full(4, NEG_INF)
     root_best = root_bound = NEG_INF  # the best exact and the greatest bounded root values
     boards = np.empty((depth, 2), dtype=np.uint64)
@@ -439,7 +482,7 @@ def move_values(
                         continue
                     stats[0] += nodes
                     stats[1] += hits
-                    return values, True
+                    return four_values(values), True
                 value = reals[top, _ACC]
                 bounded = reals[top, _BOUND] > value
                 if bounded:
@@ -497,7 +540,7 @@ def move_values(
         if stop:
             stats[0] += nodes
             stats[1] += hits
-            return values, False
+            return four_values(values), False
         child_rem = rem - 1
         slot = -1
         if track and child_chance and child_rem:  # the cutoff decides: record its decision
@@ -548,7 +591,7 @@ def move_values(
             acc = 0.0 if child_chance else NEG_INF
             cut = False
             if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
-                acc, below, cut = _chance_sum(
+                acc, below, cut = _chance_value(
                     kind, child, weights, table, child_rem - 1, child_alpha, upper
                 )
                 cells = np.uint64(0)

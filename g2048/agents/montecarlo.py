@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from g2048.agents.expectimax import four_values
 from g2048.agents.rollout import rollout_gain, rollout_state
 from g2048.engine.bitboard import shift_scored
 from g2048.engine.clock import monotonic_ns
@@ -49,7 +50,7 @@ def _split_sums(afters, first, count, policy, step_cap, base, ev) -> np.ndarray:
 
 
 @njit(cache=True)
-def montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split) -> np.ndarray:  # noqa: ANN001
+def montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split) -> tuple:  # noqa: ANN001
     """The value of each direction from b (-inf: illegal): `rollouts` per move, or as many as
     budget_ms (> 0) or budget_nodes (> 0, in rollouts) allow; split > 0: on that many of
     numba's threads.
@@ -67,7 +68,7 @@ def montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split
             moves[legal], afters[legal] = d, after
             legal += 1
     if legal == 0:
-        return values
+        return four_values(values)
     afters = afters[:legal].copy()  # the legal moves' boards, in direction order
     sums = np.zeros(legal, dtype=np.int64)
     if budget_ms > 0.0:
@@ -92,4 +93,4 @@ def montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split
     stats[0] += done * legal
     for i in range(legal):
         values[moves[i]] = gains[moves[i]] + sums[i] / done
-    return values
+    return four_values(values)

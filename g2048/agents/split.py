@@ -22,6 +22,7 @@ from g2048.agents.expectimax import (
     NEG_INF,
     NO_LIMIT,
     TWO_PROB,
+    four_values,
     move_values,
     rollout_leaf,
 )
@@ -71,7 +72,7 @@ def _subtree_value(b, depth, prob, ev, mc, cutoff, tt, stamp, stats, deadline, u
     values, done = move_values(
         b, depth, ev, mc, cutoff, tt, stamp, stats, _NONE, deadline, prob, _SHARED, upper
     )
-    best = values.max()
+    best = max(max(values[0], values[1]), max(values[2], values[3]))
     if best == NEG_INF:  # no legal move: a leaf
         kind, weights, table = ev
         best = rollout_leaf(b, False, mc, ev) if mc[0] else evaluate(kind, b, weights, table)
@@ -128,4 +129,4 @@ def split_move_values(
         nodes += 1
     stats[0] += nodes + counts[:, 0].sum()
     stats[1] += counts[:, 1].sum()
-    return result, done.all()
+    return four_values(result), done.all()
