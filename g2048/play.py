@@ -50,6 +50,38 @@ def game_streams(seed: np.uint64) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
+def play_on(
+    kind, params, ev_kind, weights, tables, b, spawns, rng, tt, stats, moves, max_moves, stop
+) -> tuple:  # noqa: ANN001  # fmt: skip
+    """The game loop, which play_game runs to the end and g2048.cli.watch one move a call: from
+    board b after `moves` moves, the agent chooses (its search counts go to stats), the board
+    moves and a tile spawns, until no move is left, `max_moves` moves are played in all or
+    stop[0] is set. Returns (board, score gained, moves in all, sum of empty cells over the new
+    positions, ended, overflow, last direction or -1): ended when the game is over at the
+    board, overflow when it ended only for lack of a merge of two 32768 tiles."""
+    score = 0
+    empty_sum = 0
+    ended = overflow = False
+    last = -1
+    while moves < max_moves and not stop[0]:
+        # (np.int64: a literal 0 would compile choose_move once more, see agents.deepening)
+        d = choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, np.int64(moves), stats)
+        if d < 0:  # no move that changes the board, unless merging two 32768 tiles
+            ended, overflow = True, not is_game_over(b)
+            break
+        after, gained = shift_scored(b, d)
+        if gained >= OVERFLOW:
+            ended = overflow = True
+            break
+        score += gained
+        b = spawn_tile(after, spawns)
+        moves += 1
+        empty_sum += empty_count(b)
+        last = d
+    return b, score, moves, empty_sum, ended, overflow, last
+
+
+@njit(cache=True, nogil=True)
 def play_game(seed, kind, params, ev_kind, weights, tables, max_moves, stop) -> tuple:  # noqa: ANN001
     """One game from its seed: (score, max rank, moves, sum of empty cells over the positions
     faced, search nodes, overflow flag, moves decided at each search depth). The spawns and
@@ -59,25 +91,23 @@ def play_game(seed, kind, params, ev_kind, weights, tables, max_moves, stop) -> 
     tt = new_table(int(params[TABLE_BITS]))
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
     b = start_board(spawns)
-    score = 0
-    moves = 0
-    empty_sum = empty_count(b)
-    overflow = False
-    while moves < max_moves and not stop[0]:
-        # (np.int64: a literal 0 would compile choose_move once more, see agents.deepening)
-        d = choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, np.int64(moves), stats)
-        if d < 0:  # no move that changes the board, unless merging two 32768 tiles
-            overflow = not is_game_over(b)
-            break
-        after, gained = shift_scored(b, d)
-        if gained >= OVERFLOW:
-            overflow = True
-            break
-        score += gained
-        b = spawn_tile(after, spawns)
-        moves += 1
-        empty_sum += empty_count(b)
-    return score, max_rank(b), moves, empty_sum, stats[0], overflow, stats[2:]
+    start_empty = empty_count(b)
+    b, score, moves, empty_sum, _, overflow, _ = play_on(
+        kind,
+        params,
+        ev_kind,
+        weights,
+        tables,
+        b,
+        spawns,
+        rng,
+        tt,
+        stats,
+        np.int64(0),
+        max_moves,
+        stop,
+    )
+    return score, max_rank(b), moves, start_empty + empty_sum, stats[0], overflow, stats[2:]
 
 
 def depth_counts(reached: np.ndarray) -> str:

@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from g2048 import evaluators
+from g2048 import agents, evaluators
 from g2048.agents import (
+    AGENTS,
     BALANCED,
     CORNER_HEAVY,
     EMPTY_HEAVY,
@@ -25,6 +26,7 @@ from g2048.agents.expectimax import (
     new_table,
     shallow_values,
 )
+from g2048.agents.rollout import BIASED_POLICY, EVALUATOR_POLICY, POLICIES, RANDOM_POLICY
 from g2048.engine.bitboard import (
     DOWN,
     LEFT,
@@ -347,3 +349,19 @@ def test_choose_move_returns_minus_one_on_a_dead_board() -> None:
             agent.kind, agent.params(), kind, w, t, dead, rng_state(1), new_table(4), 1, stats
         )
         assert d == -1
+
+
+def test_the_kind_constants_name_their_agents_and_policies() -> None:
+    """numba dispatches on the constants; each must be its name's index in the one table."""
+    constants = {
+        "random": agents.RANDOM,
+        "greedy": agents.GREEDY,
+        "expectimax": agents.EXPECTIMAX,
+        "montecarlo": agents.MONTECARLO,
+        "hybrid": agents.HYBRID,
+        "switching": agents.SWITCHING,
+    }
+    assert {name: AGENTS[kind] for name, kind in constants.items()} == {n: n for n in AGENTS}
+    assert all(AgentConfig(name).kind == kind for name, kind in constants.items())
+    policies = {"random": RANDOM_POLICY, "biased": BIASED_POLICY, "evaluator": EVALUATOR_POLICY}
+    assert {name: POLICIES[kind] for name, kind in policies.items()} == {n: n for n in POLICIES}

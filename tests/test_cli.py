@@ -16,6 +16,17 @@ import pandas as pd
 import pytest
 
 from g2048.agents import AgentConfig
+from g2048.cli.bench import (
+    BenchFigures,
+    BudgetFigure,
+    DeepeningFigure,
+    EngineFigures,
+    PairedFigure,
+    SearchFigure,
+    TrainingFigures,
+    budget_figures,
+    star_figures,
+)
 from g2048.cli.main import main
 from g2048.cli.watch import CLEAR, Position, render
 from g2048.engine.rng import game_seeds
@@ -400,21 +411,25 @@ def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, c
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
-    """The bench table's layout, on stand-in figures (the measurements take minutes and are
-    not asserted: speed is measured, not tested)."""
+    """The bench table's layout and its JSON keys, on stand-in figures (the measurements take
+    minutes and are not asserted: speed is measured, not tested)."""
     cli = importlib.import_module("g2048.cli.main")  # the module, not the `main` it exports
-    engine = {"first_call_s": 0.1, "random_moves_per_s": 2e7, "threads": 2}
-    engine |= {"random_moves_per_s_all_threads": 3e7, "reference_moves_per_s": 2e4}
-    engine |= {"speedup_vs_reference": 1000.0}
-    budget = {"budget_positions": 143, "deepening_node_overhead_d5": 0.055}
-    budget |= {"deepening_overhead_d5": 0.07, "deepening_overhead_d5_low": -0.03}
-    budget |= {"deepening_overhead_d5_high": 0.2}
-    for name, effort in (("expectimax", "mean_depth"), ("montecarlo", "rollouts_per_move")):
-        budget |= {f"{name}_10ms_worst_over_ms": 0.12, f"{name}_10ms_{effort}": 8.3}
+    engine = EngineFigures(0.1, 2e7, 2, 3e7, 2e4, 1000.0)
+    budgets = tuple(
+        BudgetFigure(name, 10.0, 143, 0.12, 0.05, **{effort: 8.3})
+        for name, effort in (("expectimax", "mean_depth"), ("montecarlo", "rollouts_per_move"))
+    )
+    parallel = PairedFigure("parallel", 7, 2, 143, 1.8, 1.7, 1.9, 1.02)
+    star = PairedFigure("star", 5, 2, 143, 1.3, 1.25, 1.4, 0.8)
     monkeypatch.setattr(cli, "engine_figures", lambda seconds: engine)
-    monkeypatch.setattr(cli, "search_figures", lambda: {"expectimax_d3_moves_per_s": 5e5})
-    monkeypatch.setattr(cli, "budget_figures", lambda: budget)
-    monkeypatch.setattr(cli, "training_figures", lambda: {"td_games": 2000, "td_moves_per_s": 1e5})
+    monkeypatch.setattr(cli, "search_figures", lambda: (SearchFigure(3, 5e5, 9000.0),))
+    monkeypatch.setattr(cli, "budget_figures", lambda: budgets)
+    monkeypatch.setattr(
+        cli, "deepening_figure", lambda: DeepeningFigure(5, 0.07, -0.03, 0.2, 0.055)
+    )
+    monkeypatch.setattr(cli, "split_figures", lambda: (parallel,))
+    monkeypatch.setattr(cli, "star_figures", lambda: (star,))
+    monkeypatch.setattr(cli, "training_figures", lambda: TrainingFigures("wu6x4", 2000, 1e5, 50.0))
     assert main(["bench"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"expectimax under 10ms/move, 143 positions\s+depth 8.3, worst \+0.12 ms", out)
@@ -423,3 +438,35 @@ def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # 
     )
     assert re.search(r"fixed 5 plies: time \(range\), nodes\s+\+7.0% \(-3%..\+20%\), \+5.5%", out)
     assert re.search(r"expectimax depth 3, .*\s+500.0 k moves/s", out)
+    assert re.search(r"parallel on/off, depth 7, 2 threads: .*\s+1.80x \(1.70..1.90\), \+2.0%", out)
+    assert re.search(r"star on/off, depth 5: .*\s+1.30x \(1.25..1.40\), -20.0%", out)
+    assert re.search(r"TD\(0\) training, wu6x4, first 2000 games, 1 thread\s+100.0 k moves/s", out)
+    assert main(["bench", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert list(figures)[:8] == [
+        "first_call_s", "random_moves_per_s", "threads", "random_moves_per_s_all_threads",
+        "reference_moves_per_s", "speedup_vs_reference", "expectimax_d3_moves_per_s",
+        "expectimax_d3_mean_score",
+    ]  # fmt: skip
+    assert figures["budget_positions"] == 143 and figures["expectimax_10ms_mean_depth"] == 8.3
+    assert figures["montecarlo_10ms_rollouts_per_move"] == 8.3
+    assert "expectimax_10ms_rollouts_per_move" not in figures
+    assert figures["deepening_overhead_d5_low"] == -0.03
+    assert figures["deepening_node_overhead_d5"] == 0.055
+    assert figures["parallel_threads"] == 2 and figures["star_positions"] == 143
+    assert figures["parallel_d7_speedup_high"] == 1.9 and figures["star_d5_node_ratio"] == 0.8
+    assert figures["td_games"] == 2000 and figures["td_games_per_s"] == 50.0
+
+
+def test_bench_measures_its_records_on_small_settings() -> None:
+    """The measuring functions themselves, on settings small enough for a test."""
+    budget = budget_figures((1.0,))[0]
+    assert budget.agent == "expectimax" and budget.positions > 50 and budget.mean_depth >= 1
+    (paired,) = star_figures(depths=(2,), pairs=1)
+    assert (paired.option, paired.depth, paired.positions) == ("star", 2, budget.positions)
+    assert paired.low <= paired.speedup <= paired.high and 0 < paired.node_ratio <= 1
+    keys = BenchFigures(engine=EngineFigures(1, 1, 1, 1, 1, 1), paired=(paired,)).as_dict()
+    assert list(keys)[6:] == [
+        "star_threads", "star_positions", "star_d2_speedup", "star_d2_speedup_low",
+        "star_d2_speedup_high", "star_d2_node_ratio",
+    ]  # fmt: skip

@@ -137,7 +137,7 @@ def test_monte_carlo_values_are_mean_rollouts_with_their_own_generators() -> Non
     [
         ({"depth": "deep"}, "depth must be an integer or 'auto'"),
         ({"depth": 28}, "depth must be in 1..27"),
-        ({"budget_ms": -1.0}, "budget_ms and budget_nodes must be >= 0"),
+        ({"budget_ms": -1.0}, "budget_ms must be >= 0, got -1.0"),
         ({"budget_ms": 5.0, "budget_nodes": 100}, "not both"),
         ({"depth": "auto", "budget_nodes": 100}, "depth 'auto'"),
     ],

@@ -3,6 +3,7 @@ dead boards, magnitudes, and the spread of nsga4's monotonicity over real game p
 
 import itertools
 import math
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -11,7 +12,15 @@ from g2048 import evaluators
 from g2048.engine.bitboard import is_game_over, line_indices, play_random, start_board
 from g2048.engine.board import encode
 from g2048.engine.rng import rng_state
-from g2048.evaluators import AFTERSTATE, DEAD_VALUE, EVALUATORS, HEURISTICS, MODULES, nneonneo
+from g2048.evaluators import (
+    AFTERSTATE,
+    DEAD_VALUE,
+    EVALUATORS,
+    HEURISTICS,
+    MODULES,
+    nneonneo,
+    ntuple,
+)
 
 # Three hand boards, shown as ranks (log2 of the tiles, 0 = empty) in the comments below.
 SNAKE_BOARD = encode(
@@ -132,6 +141,48 @@ def test_registry_order() -> None:
         assert len(ev.features) == ev.default_weights.size == ev.bounds.shape[0]
         assert np.all(ev.bounds[:, 0] <= ev.default_weights)
         assert np.all(ev.default_weights <= ev.bounds[:, 1])
+
+
+def test_the_kind_constants_name_their_modules() -> None:
+    constants = {
+        "nneonneo": evaluators.NNEONNEO,
+        "nsga4": evaluators.NSGA4,
+        "classic4": evaluators.CLASSIC4,
+        "cem8": evaluators.CEM8,
+        "ovolve": evaluators.OVOLVE,
+        "ntuple": evaluators.NTUPLE,
+    }
+    assert {name: MODULES[kind].NAME for name, kind in constants.items()} == {
+        name: name for name in constants
+    }
+    assert sorted(constants.values()) == list(range(len(MODULES)))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)
+def test_evaluate_dispatches_each_kind_to_its_module(module: ModuleType) -> None:
+    """evaluate(kind of a module) is that module's value, on random weights and boards: a
+    reordering of MODULES or of evaluate's branches would break it."""
+    rng = np.random.default_rng(11)
+    if module is ntuple:
+        size = ntuple.lut_size(ntuple.network_tuples("lines4x2"))
+        network = ntuple.Network("lines4x2", rng.normal(0, 100, size).astype(np.float32))
+        kind, w, table = evaluators.prepare(ntuple.NAME, network)
+    else:
+        lo, hi = EVALUATORS[module.NAME].bounds.T
+        kind, w, table = evaluators.prepare(module.NAME, rng.uniform(lo, hi))
+    assert kind == MODULES.index(module)
+    for board in map(np.uint64, realistic_boards(40, seed=4)):
+        want = module.value(board, w, table)
+        assert evaluators.evaluate(kind, board, w, table, True) == want
+        if module is not ntuple:  # the network values a board to move from by its best move
+            assert evaluators.evaluate(kind, board, w, table) == want
+
+
+def test_an_unknown_kind_is_no_evaluator() -> None:
+    board = np.uint64(SNAKE_BOARD)
+    kind, w, table = evaluators.prepare("ovolve")
+    assert math.isnan(evaluators.evaluate(len(MODULES), board, w, table))
+    assert math.isnan(evaluators.evaluate(-1, board, w, table, True))
 
 
 @pytest.mark.parametrize(

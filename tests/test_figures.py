@@ -96,6 +96,7 @@ def test_tuner_progress_groups_runs_judged_alike_and_shares_the_step_panel() -> 
         "cmaes": {"evaluator": "cem8", "judged_by": "log2_max_tile", "histories": [cma]},
         "nn-cem": {"evaluator": "nneonneo", "judged_by": "score", "histories": [cem]},
     }
+    runs = {name: run | {"label": name} for name, run in runs.items()}
     fig = figures.tuner_progress(runs)
     assert len(fig.axes) == 3  # two groups, then the step sizes of all three runs
     assert [ax.get_ylabel() for ax in fig.axes[:2]] == ["log2_max_tile", "score"]

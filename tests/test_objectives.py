@@ -1,4 +1,4 @@
-"""Tests for the 2048 tuning objectives and the seed-budget runners (at tiny budgets)."""
+"""Tests for the 2048 tuning objectives and the methods' runs (at tiny budgets)."""
 
 import numpy as np
 import pandas as pd
@@ -8,14 +8,16 @@ from g2048.agents import AgentConfig
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import get_evaluator
 from g2048.play import play_games
+from g2048.study.methods import METHODS
 from g2048.study.naming import tuning_purpose
 from g2048.study.objectives import SEED003_LOOKAHEAD, CEMObjective, NSGA2Objective
-from g2048.study.runners import tune_cem, tune_cmaes, tune_nsga2
 from g2048.study.stages import tune
 from g2048.tuning import cem, cmaes, nsga2
 
 GREEDY = AgentConfig("greedy")
 GAME_COLUMNS = ["seed", "score", "max_tile", "moves", "empty_mean", "nodes", "overflow"]
+
+tune_nsga2, tune_cem, tune_cmaes = (METHODS[m].search for m in ("nsga2", "cem", "cmaes"))
 
 
 def box_points(n: int, d: int = 4, seed: int = 0) -> np.ndarray:
@@ -230,8 +232,8 @@ def test_cem_tuning_run_is_reproducible_and_keeps_its_best() -> None:
         (lambda: NSGA2Objective(agent=AgentConfig("switching"), study_seed=0), "agent"),
         (lambda: CEMObjective(fitness="moves", study_seed=0), "fitness"),
         (lambda: CEMObjective(study_seed=0)(np.zeros((2, 4))), r"shape \(n, 8\)"),
-        (lambda: tune_nsga2(pop_size=5, seed=0, study_seed=0), "pop_size"),
-        (lambda: tune_cem(iterations=0, seed=0, study_seed=0), "iterations"),
+        (lambda: tune_nsga2(pop_size=5, generations=1, seed=0, study_seed=0), "pop_size"),
+        (lambda: tune_cem(population=4, iterations=0, seed=0, study_seed=0), "iterations"),
     ],
 )
 def test_invalid_arguments_are_named(make, message: str) -> None:  # noqa: ANN001

@@ -65,7 +65,7 @@ def cluster_jobs(dry_run_summary: str) -> int:
     """Jobs of the rules that play games (the others are localrules), from the job counts
     of `snakemake -n --quiet rules`."""
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", dry_run_summary, flags=re.M))
-    rules = ("tune", "train_td", "validate", "transfer", "benchmark_shard")
+    rules = ("tune", "train", "validate", "transfer", "benchmark_shard")
     return sum(int(counts[rule]) for rule in rules)
 
 

@@ -14,11 +14,17 @@ from g2048.agents.deepening import MAX_PLIES, search_values
 from g2048.agents.expectimax import best_move
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import POLICIES
+from g2048.agents.settings import check_settings, object_schema, setting
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
 from g2048.engine.rng import next_u64
 
-RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(6)
+# The kind of an agent is its index here, the one table of kinds (numba reads the constants
+# below as compile-time constants).
 AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
+RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = (
+    AGENTS.index(name)
+    for name in ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
+)
 # Indices into the parameter vector.
 (
     DEPTH,
@@ -42,6 +48,8 @@ BALANCED, EMPTY_HEAVY, CORNER_HEAVY = range(3)
 @dataclass(frozen=True)
 class AgentConfig:
     """An agent and its settings; unused settings are ignored by agents that do not need them.
+    Each setting's field is its one definition: description, default, type and bounds, from
+    which __post_init__ checks a value and `agent_schema` writes the study config's schema.
 
     depth: search plies (expectimax, hybrid, switching; greedy is depth 1), "auto" for
     nneonneo's adaptive depth, or with a budget the deepest iteration. cutoff: prune chance
@@ -61,44 +69,92 @@ class AgentConfig:
     of the evaluator's values (params).
     """
 
-    name: str
-    depth: int | str = 3
-    cutoff: float = 0.0
-    table_bits: int = 12
-    rollouts: int = 100
-    rollout_policy: str = "random"
-    step_cap: int = 0
-    empty_threshold: int = 3
-    budget_ms: float = 0.0
-    budget_nodes: int = 0
-    parallel: bool = False
-    star: bool = False
+    name: str = setting(description="Which agent plays.", label="agent", enum=list(AGENTS))
+    depth: int | str = setting(
+        3,
+        description="expectimax, hybrid, switching: search depth in plies (1 = move then "
+        'evaluate, 2 = move + chance layer, 3 = M C M, ...); "auto" = nneonneo\'s adaptive '
+        "depth (2 x max(3, distinct tiles - 2) + 1 plies); with a budget, the deepest iteration.",
+        oneOf=[{"type": "integer", "minimum": 1, "maximum": MAX_PLIES}, {"const": AUTO}],
+    )
+    cutoff: float = setting(
+        0.0,
+        description="expectimax, hybrid, switching: prune chance nodes whose path probability "
+        "is below this (0 = off).",
+        type="number",
+        minimum=0,
+        exclusiveMaximum=1,
+    )
+    table_bits: int = setting(
+        12,
+        description="expectimax, hybrid, switching: log2 of the transposition table's slots "
+        "(0 = no table; 40 bytes a slot, one table per game being played). The default holds a "
+        "decision's entries to about 7 plies in the CPU's L2 cache; raise it for searches "
+        "deeper than 9 plies.",
+        type="integer",
+        minimum=0,
+        maximum=26,
+    )
+    rollouts: int = setting(
+        100,
+        description="montecarlo, hybrid: rollouts per move (montecarlo) or per leaf (hybrid).",
+        type="integer",
+        minimum=1,
+    )
+    rollout_policy: str = setting(
+        "random",
+        description="montecarlo, hybrid: how rollouts play (random moves, seed 004's biased "
+        "softmax, or the agent's evaluator played greedily).",
+        enum=list(POLICIES),
+    )
+    step_cap: int = setting(
+        0,
+        description="montecarlo, hybrid: moves per rollout at most (0 = play to the end).",
+        type="integer",
+        minimum=0,
+    )
+    empty_threshold: int = setting(
+        3,
+        description="switching: use the empty-heavy weights at this many empty cells or fewer.",
+        type="integer",
+        minimum=0,
+        maximum=16,
+    )
+    budget_ms: float = setting(
+        0.0,
+        description="expectimax, hybrid, switching: deepen (depths 1, 3, 5, ...) while this "
+        "many milliseconds per move last; montecarlo: add rollouts while they last (0 = no "
+        "budget). Games then depend on the machine's speed: such rows are marked timed and "
+        "left out of the determinism checks.",
+        type="number",
+        minimum=0,
+    )
+    budget_nodes: int = setting(
+        0,
+        description="As budget_ms, in search nodes per move (rollouts for montecarlo): "
+        "reproducible byte for byte (0 = no budget; give budget_ms or budget_nodes, not both).",
+        type="integer",
+        minimum=0,
+    )
+    parallel: bool = setting(
+        False,
+        description="expectimax, hybrid, switching, montecarlo: search each move on all the "
+        "threads of the job, playing its games one at a time (the same moves as serial search, "
+        "sooner: for a few deep games). The node counts of a parallel tree search depend on the "
+        "threads' timing: they are left out of the determinism checks, and budget_nodes is "
+        "refused with it.",
+        type="boolean",
+    )
+    star: bool = setting(
+        False,
+        description="expectimax, switching: Star1 pruning of chance nodes (Ballard 1983) with a "
+        "bound of the evaluator's values (known for nneonneo): a chance node that cannot beat "
+        "what its parent already has is cut off. The same moves from fewer nodes.",
+        type="boolean",
+    )
 
     def __post_init__(self) -> None:
-        if self.name not in AGENTS:
-            raise ValueError(f"unknown agent {self.name!r}; known: {', '.join(AGENTS)}")
-        if self.depth != AUTO and not (
-            isinstance(self.depth, int) and not isinstance(self.depth, bool)
-        ):
-            raise ValueError(f"depth must be an integer or {AUTO!r}, got {self.depth!r}")
-        if self.depth != AUTO and not 1 <= self.depth <= MAX_PLIES:
-            raise ValueError(f"depth must be in 1..{MAX_PLIES} or {AUTO!r}, got {self.depth}")
-        if not 0.0 <= self.cutoff < 1.0:
-            raise ValueError(f"cutoff must be in [0, 1), got {self.cutoff}")
-        if not 0 <= self.table_bits <= 26:
-            raise ValueError(f"table_bits must be in 0..26, got {self.table_bits}")
-        if self.rollouts < 1:
-            raise ValueError(f"rollouts must be >= 1, got {self.rollouts}")
-        if self.rollout_policy not in POLICIES:
-            raise ValueError(
-                f"rollout_policy must be one of {', '.join(POLICIES)}, got {self.rollout_policy!r}"
-            )
-        if self.step_cap < 0:
-            raise ValueError(f"step_cap must be >= 0, got {self.step_cap}")
-        if not 0 <= self.empty_threshold <= 16:
-            raise ValueError(f"empty_threshold must be in 0..16, got {self.empty_threshold}")
-        if self.budget_ms < 0 or self.budget_nodes < 0:
-            raise ValueError("budget_ms and budget_nodes must be >= 0 (0 = no budget)")
+        check_settings(self)  # each setting against its schema; the rules across settings:
         if self.budget_ms and self.budget_nodes:
             raise ValueError("give budget_ms or budget_nodes, not both")
         if self.budgeted and self.depth == AUTO:
@@ -107,12 +163,8 @@ class AgentConfig:
             )
         if self.budgeted and self.name in ("random", "greedy"):
             raise ValueError(f"agent {self.name!r} does not search: a budget does not apply")
-        if not isinstance(self.parallel, bool):
-            raise ValueError(f"parallel must be true or false, got {self.parallel!r}")
         if self.parallel and self.name in ("random", "greedy"):
             raise ValueError(f"agent {self.name!r} does not search: parallel does not apply")
-        if not isinstance(self.star, bool):
-            raise ValueError(f"star must be true or false, got {self.star!r}")
         if self.star and self.name not in ("expectimax", "switching"):
             raise ValueError(
                 f"star prunes with a bound of the evaluator's values: agent {self.name!r} "
@@ -178,6 +230,12 @@ class AgentConfig:
             ],
             dtype=np.float64,
         )
+
+
+def agent_schema() -> dict:
+    """The JSON schema (draft 2020-12) of an agent mapping in a study config, written from
+    AgentConfig's settings (g2048.study.config.load_schema puts it at $defs.agent)."""
+    return object_schema(AgentConfig, "An agent and its settings (see g2048.agents.AgentConfig).")
 
 
 @njit(cache=True)

@@ -28,8 +28,10 @@ from g2048.engine.bitboard import (
 from g2048.engine.rng import mix64, next_float, seed_state
 from g2048.evaluators import adds_rewards, evaluate
 
-POLICIES = ("random", "biased", "evaluator")
-RANDOM_POLICY, BIASED_POLICY, EVALUATOR_POLICY = range(3)
+POLICIES = ("random", "biased", "evaluator")  # a policy's number is its index here
+RANDOM_POLICY, BIASED_POLICY, EVALUATOR_POLICY = (
+    POLICIES.index(name) for name in ("random", "biased", "evaluator")
+)
 _TEMPERATURE = 100.0
 _GREEDY_MOVES = 20
 _UNIFORM_SHARE = 0.3

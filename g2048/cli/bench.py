@@ -1,6 +1,7 @@
 """Engine speed figures, measured in one run so that ratios are not spoiled by machine noise
 (random playouts, the reference engine, expectimax, TD training), and the search profile of
-`python -m g2048 profile`."""
+`python -m g2048 profile`. Each kind of figure is a record; `BenchFigures` holds them all and
+writes the flat JSON object of `python -m g2048 bench --json`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import hashlib
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -21,6 +23,128 @@ from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.learning.td import train
 from g2048.play import agent_params, evaluator_rows, play_games
+
+
+@dataclass(frozen=True)
+class EngineFigures:
+    """Random playouts: the first call's time (compile or cache load), game moves per second on
+    one thread and on all `threads`, and the plain-Python reference engine's."""
+
+    first_call_s: float
+    random_moves_per_s: float
+    threads: int
+    random_moves_per_s_all_threads: float
+    reference_moves_per_s: float
+    speedup_vs_reference: float
+
+
+@dataclass(frozen=True)
+class SearchFigure:
+    """Expectimax at a fixed depth over whole fixed games (see search_figures)."""
+
+    depth: int
+    moves_per_s: float
+    mean_score: float
+
+
+@dataclass(frozen=True)
+class BudgetFigure:
+    """An agent under a time budget per move on fixed positions: how far its moves went over
+    the budget, and its effort: the mean depth reached (expectimax) or the rollouts per move
+    (montecarlo)."""
+
+    agent: str
+    budget_ms: float
+    positions: int
+    worst_over_ms: float
+    p99_over_ms: float
+    mean_depth: float | None = None
+    rollouts_per_move: float | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.agent}_{self.budget_ms:g}ms"
+
+
+@dataclass(frozen=True)
+class DeepeningFigure:
+    """Deepening to `depth` plies against fixed `depth`-ply search on the same games: the time
+    ratio - 1 (median, lowest, highest of interleaved pairs) and the node ratio - 1."""
+
+    depth: int
+    overhead: float
+    low: float
+    high: float
+    node_overhead: float
+
+
+@dataclass(frozen=True)
+class PairedFigure:
+    """A search option (parallel, star) on against off at one depth (see _paired_passes)."""
+
+    option: str
+    depth: int
+    threads: int
+    positions: int
+    speedup: float
+    low: float
+    high: float
+    node_ratio: float
+
+
+@dataclass(frozen=True)
+class TrainingFigures:
+    """TD(0) training of network `network` over its first `games` games on one thread."""
+
+    network: str
+    games: int
+    moves_per_s: float
+    games_per_s: float
+
+
+@dataclass(frozen=True)
+class BenchFigures:
+    """Every figure of one `python -m g2048 bench` run (the engine's alone with --engine-only)."""
+
+    engine: EngineFigures
+    search: tuple[SearchFigure, ...] = ()
+    budgets: tuple[BudgetFigure, ...] = ()
+    deepening: DeepeningFigure | None = None
+    paired: tuple[PairedFigure, ...] = ()
+    training: TrainingFigures | None = None
+
+    def as_dict(self) -> dict[str, float]:
+        """The figures as one flat JSON object, named as `bench --json` prints them."""
+        out: dict[str, float] = dict(vars(self.engine))
+        for s in self.search:
+            out[f"expectimax_d{s.depth}_moves_per_s"] = s.moves_per_s
+            out[f"expectimax_d{s.depth}_mean_score"] = s.mean_score
+        if self.budgets:
+            out["budget_positions"] = self.budgets[0].positions
+        for b in self.budgets:
+            out[f"{b.key}_worst_over_ms"] = b.worst_over_ms
+            out[f"{b.key}_p99_over_ms"] = b.p99_over_ms
+            if b.mean_depth is not None:
+                out[f"{b.key}_mean_depth"] = b.mean_depth
+            if b.rollouts_per_move is not None:
+                out[f"{b.key}_rollouts_per_move"] = b.rollouts_per_move
+        if (d := self.deepening) is not None:
+            out[f"deepening_overhead_d{d.depth}"] = d.overhead
+            out[f"deepening_overhead_d{d.depth}_low"] = d.low
+            out[f"deepening_overhead_d{d.depth}_high"] = d.high
+            out[f"deepening_node_overhead_d{d.depth}"] = d.node_overhead
+        for p in self.paired:
+            out.setdefault(f"{p.option}_threads", p.threads)
+            out.setdefault(f"{p.option}_positions", p.positions)
+            key = f"{p.option}_d{p.depth}"
+            out[f"{key}_speedup"] = p.speedup
+            out[f"{key}_speedup_low"] = p.low
+            out[f"{key}_speedup_high"] = p.high
+            out[f"{key}_node_ratio"] = p.node_ratio
+        if (t := self.training) is not None:
+            out |= {"td_games": t.games, "td_moves_per_s": t.moves_per_s}
+            out["td_games_per_s"] = t.games_per_s
+        return out
 
 
 def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float:
@@ -38,7 +162,7 @@ def _moves_per_second(play_batch: Callable[[int], int], seconds: float) -> float
     return best
 
 
-def engine_figures(seconds: float = 1.0) -> dict[str, float]:
+def engine_figures(seconds: float = 1.0) -> EngineFigures:
     """First-call time and random-playout game moves per second of the engine and the reference."""
     t0 = time.perf_counter()
     random_games(np.zeros(1, dtype=np.uint64))
@@ -57,14 +181,14 @@ def engine_figures(seconds: float = 1.0) -> dict[str, float]:
     threads = max_threads()
     parallel = _moves_per_second(numba_batch(threads, 1000 * threads), seconds)
     plain = _moves_per_second(reference_batch, seconds)
-    return {
-        "first_call_s": first_call,
-        "random_moves_per_s": single,
-        "threads": threads,
-        "random_moves_per_s_all_threads": parallel,
-        "reference_moves_per_s": plain,
-        "speedup_vs_reference": single / plain,
-    }
+    return EngineFigures(
+        first_call_s=first_call,
+        random_moves_per_s=single,
+        threads=threads,
+        random_moves_per_s_all_threads=parallel,
+        reference_moves_per_s=plain,
+        speedup_vs_reference=single / plain,
+    )
 
 
 def time_search(
@@ -93,16 +217,15 @@ def time_search(
 
 def search_figures(
     depths: tuple[int, ...] = (3, 5), games: int = 4, max_moves: int = 0
-) -> dict[str, float]:
+) -> tuple[SearchFigure, ...]:
     """Expectimax game moves per second (1 thread) with the nneonneo evaluator, cutoff 1e-4 and
     the transposition table, over whole fixed games (max_moves 0), per depth: a game's late
     positions, with more tiles, search slower than its opening."""
-    figures: dict[str, float] = {}
+    figures = []
     for depth in depths:
         df, seconds, _ = time_search(depth, games, max_moves)
-        figures[f"expectimax_d{depth}_moves_per_s"] = float(df.moves.sum() / seconds)
-        figures[f"expectimax_d{depth}_mean_score"] = float(df.score.mean())
-    return figures
+        figures.append(SearchFigure(depth, float(df.moves.sum() / seconds), float(df.score.mean())))
+    return tuple(figures)
 
 
 def _positions(games: int = 2, every: int = 25) -> list[np.uint64]:
@@ -114,16 +237,14 @@ def _positions(games: int = 2, every: int = 25) -> list[np.uint64]:
     ]
 
 
-def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[str, float]:
+def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> tuple[BudgetFigure, ...]:
     """Time budgets on fixed positions (nneonneo, cutoff 1e-4, 1 thread), for expectimax
     (iterative deepening) and Monte Carlo: per budget the worst and the 99th-percentile time of
     a move over the budget (the call from Python included), and the mean depth reached or the
-    rollouts per move; and the overhead of deepening at a fixed final depth: to 5 plies without
-    a budget that stops it against fixed 5-ply search, the same games, in time (median, lowest
-    and highest of five interleaved pairs) and nodes."""
+    rollouts per move."""
     boards = _positions()
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
-    figures: dict[str, float] = {"budget_positions": len(boards)}
+    figures = []
     for name, budget in [(n, b) for n in ("expectimax", "montecarlo") for b in budgets_ms]:
         agent = AgentConfig(name, depth=27, cutoff=1e-4, budget_ms=budget)
         params, stats = agent.params(), np.zeros(STATS_SIZE, dtype=np.int64)
@@ -135,16 +256,23 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[s
             t0 = time.perf_counter()
             choose_move(agent.kind, params, kind, w, tables, b, rng, table, i + 1, stats)
             over.append(1000 * (time.perf_counter() - t0) - budget)
-        key = f"{name}_{budget:g}ms"
-        figures[f"{key}_worst_over_ms"] = float(np.max(over))
-        figures[f"{key}_p99_over_ms"] = float(np.percentile(over, 99))
-        if name == "expectimax":
-            reached = stats[2:]
-            figures[f"{key}_mean_depth"] = float(reached @ np.arange(reached.size) / reached.sum())
-        else:
-            figures[f"{key}_rollouts_per_move"] = float(stats[0] / len(boards))
-    fixed = AgentConfig("expectimax", depth=5, cutoff=1e-4)
-    deepening = AgentConfig("expectimax", depth=5, cutoff=1e-4, budget_nodes=NO_LIMIT)
+        reached = stats[2:]
+        effort = (
+            {"mean_depth": float(reached @ np.arange(reached.size) / reached.sum())}
+            if name == "expectimax"
+            else {"rollouts_per_move": float(stats[0] / len(boards))}
+        )
+        worst, p99 = float(np.max(over)), float(np.percentile(over, 99))
+        figures.append(BudgetFigure(name, budget, len(boards), worst, p99, **effort))
+    return tuple(figures)
+
+
+def deepening_figure(depth: int = 5) -> DeepeningFigure:
+    """The overhead of deepening at a fixed final depth: to `depth` plies without a budget
+    that stops it against fixed `depth`-ply search (nneonneo, cutoff 1e-4, 1 thread), the same
+    games, in time (median, lowest and highest of five interleaved pairs) and nodes."""
+    fixed = AgentConfig("expectimax", depth=depth, cutoff=1e-4)
+    deepening = AgentConfig("expectimax", depth=depth, cutoff=1e-4, budget_nodes=NO_LIMIT)
     seeds = game_seeds(0, "bench-deepening", 12)
     ratios, nodes = [], {}
     for _ in range(5):  # interleaved pairs: the machine's load changes between them
@@ -153,21 +281,23 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> dict[s
             df = play_games(agent, seeds)
             seconds[agent], nodes[agent] = float(df.seconds.sum()), int(df.nodes.sum())
         ratios.append(seconds[deepening] / seconds[fixed])
-    figures["deepening_overhead_d5"] = float(np.median(ratios)) - 1
-    figures["deepening_overhead_d5_low"] = min(ratios) - 1
-    figures["deepening_overhead_d5_high"] = max(ratios) - 1
-    figures["deepening_node_overhead_d5"] = nodes[deepening] / nodes[fixed] - 1
-    return figures
+    return DeepeningFigure(
+        depth=depth,
+        overhead=float(np.median(ratios)) - 1,
+        low=min(ratios) - 1,
+        high=max(ratios) - 1,
+        node_overhead=nodes[deepening] / nodes[fixed] - 1,
+    )
 
 
-def _paired_passes(option: str, depths: tuple[int, ...], pairs: int) -> dict[str, float]:
+def _paired_passes(option: str, depths: tuple[int, ...], pairs: int) -> tuple[PairedFigure, ...]:
     """Expectimax (nneonneo, cutoff 1e-4, table 2**20) with `option` on against off, on the fixed
     positions of budget_figures, all numba's threads available: per depth the speed-up of a pass
     over the positions (median, lowest and highest of interleaved pairs) and the nodes' ratio."""
     boards = _positions()
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
     threads = max_threads()
-    figures: dict[str, float] = {f"{option}_threads": threads, f"{option}_positions": len(boards)}
+    figures = []
     stamp = 0
 
     def search_pass(agent: AgentConfig) -> tuple[float, int]:
@@ -189,34 +319,38 @@ def _paired_passes(option: str, depths: tuple[int, ...], pairs: int) -> dict[str
         for _ in range(pairs):  # interleaved: the machine's load changes between pairs
             (off_s, off_nodes), (on_s, on_nodes) = search_pass(off), search_pass(on)
             ratios.append(off_s / on_s)
-        figures[f"{option}_d{depth}_speedup"] = float(np.median(ratios))
-        figures[f"{option}_d{depth}_speedup_low"] = min(ratios)
-        figures[f"{option}_d{depth}_speedup_high"] = max(ratios)
-        figures[f"{option}_d{depth}_node_ratio"] = on_nodes / off_nodes
-    return figures
+        figures.append(
+            PairedFigure(
+                option=option,
+                depth=depth,
+                threads=threads,
+                positions=len(boards),
+                speedup=float(np.median(ratios)),
+                low=min(ratios),
+                high=max(ratios),
+                node_ratio=on_nodes / off_nodes,
+            )
+        )
+    return tuple(figures)
 
 
-def split_figures(depths: tuple[int, ...] = (7, 9), pairs: int = 7) -> dict[str, float]:
+def split_figures(depths: tuple[int, ...] = (7, 9), pairs: int = 7) -> tuple[PairedFigure, ...]:
     """Parallel search within a move against serial search (see _paired_passes)."""
     return _paired_passes("parallel", depths, pairs)
 
 
-def star_figures(depths: tuple[int, ...] = (5, 7), pairs: int = 7) -> dict[str, float]:
+def star_figures(depths: tuple[int, ...] = (5, 7), pairs: int = 7) -> tuple[PairedFigure, ...]:
     """Star1 pruning against plain search (see _paired_passes; serial search)."""
     return _paired_passes("star", depths, pairs)
 
 
-def training_figures(games: int = 2000, network: str = "wu6x4") -> dict[str, float]:
+def training_figures(games: int = 2000, network: str = "wu6x4") -> TrainingFigures:
     """TD(0) training from zero weights on one thread: game moves (with their updates) and
     games per second over the first `games` games, after compiling."""
     _, curve = train(network, games, lambda at, n: game_seeds(0, "bench-td", n, at))
     moves = curve.mean_moves * np.diff(curve.games, prepend=0)
     seconds = float((moves / curve.moves_per_s).sum())
-    return {
-        "td_games": games,
-        "td_moves_per_s": float(moves.sum()) / seconds,
-        "td_games_per_s": games / seconds,
-    }
+    return TrainingFigures(network, games, float(moves.sum()) / seconds, games / seconds)
 
 
 def search_profile(depth: int, games: int, repeat: int = 1, **settings: object) -> str:

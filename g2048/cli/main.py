@@ -16,10 +16,11 @@ from pathlib import Path
 import numpy as np
 
 import g2048
-from g2048.agents import AGENTS, AUTO, AgentConfig
-from g2048.agents.rollout import POLICIES
+from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
 from g2048.cli.bench import (
+    BenchFigures,
     budget_figures,
+    deepening_figure,
     engine_figures,
     search_figures,
     search_profile,
@@ -33,83 +34,77 @@ from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
 from g2048.evaluators.ntuple import NETWORKS, Network, save_network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
-from g2048.study.config import ConfigError, load_config, load_schema
+from g2048.study.config import ConfigError, load_config
 from g2048.study.digests import verify, write_digests
+from g2048.study.methods.td import METHOD as TD
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import write_csv
-from g2048.study.stages import train_td
 
 
 def _bench(args: argparse.Namespace) -> int:
-    figures = engine_figures(seconds=args.seconds)
+    figures = BenchFigures(engine_figures(seconds=args.seconds))
     if not args.engine_only:
-        figures |= search_figures() | budget_figures() | split_figures() | star_figures()
-        figures |= training_figures()
+        figures = dataclasses.replace(
+            figures,
+            search=search_figures(),
+            budgets=budget_figures(),
+            deepening=deepening_figure(),
+            paired=split_figures() + star_figures(),
+            training=training_figures(),
+        )
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(figures.as_dict(), indent=2))
         return 0
+    engine = figures.engine
     rows = [
-        ("first call (compile or cache load)", f"{figures['first_call_s']:.2f} s"),
-        ("random playouts, 1 thread", f"{figures['random_moves_per_s'] / 1e6:.2f} M moves/s"),
+        ("first call (compile or cache load)", f"{engine.first_call_s:.2f} s"),
+        ("random playouts, 1 thread", f"{engine.random_moves_per_s / 1e6:.2f} M moves/s"),
         (
-            f"random playouts, {figures['threads']} threads",
-            f"{figures['random_moves_per_s_all_threads'] / 1e6:.2f} M moves/s",
+            f"random playouts, {engine.threads} threads",
+            f"{engine.random_moves_per_s_all_threads / 1e6:.2f} M moves/s",
         ),
-        (
-            "plain-Python reference engine",
-            f"{figures['reference_moves_per_s'] / 1e3:.1f} k moves/s",
-        ),
-        ("numba engine / reference", f"{figures['speedup_vs_reference']:.0f}x"),
+        ("plain-Python reference engine", f"{engine.reference_moves_per_s / 1e3:.1f} k moves/s"),
+        ("numba engine / reference", f"{engine.speedup_vs_reference:.0f}x"),
     ]
     rows += [
         (
-            f"expectimax depth {d}, nneonneo, cutoff 1e-4, table on, 1 thread",
-            f"{figures[f'expectimax_d{d}_moves_per_s'] / 1e3:.1f} k moves/s",
+            f"expectimax depth {s.depth}, nneonneo, cutoff 1e-4, table on, 1 thread",
+            f"{s.moves_per_s / 1e3:.1f} k moves/s",
         )
-        for d in (3, 5)
-        if f"expectimax_d{d}_moves_per_s" in figures
+        for s in figures.search
     ]
-    for key in [k for k in figures if k.endswith("_worst_over_ms")]:
-        name, budget = key.removesuffix("_worst_over_ms").split("_")
-        effort = figures.get(f"{name}_{budget}_mean_depth")
+    for b in figures.budgets:
         effort = (
-            f"depth {effort:.1f}"
-            if effort is not None
-            else f"{figures[f'{name}_{budget}_rollouts_per_move']:.0f} rollouts"
+            f"depth {b.mean_depth:.1f}"
+            if b.mean_depth is not None
+            else f"{b.rollouts_per_move:.0f} rollouts"
         )
         rows.append(
             (
-                f"{name} under {budget}/move, {figures['budget_positions']} positions",
-                f"{effort}, worst {figures[key]:+.2f} ms",
+                f"{b.agent} under {b.budget_ms:g}ms/move, {b.positions} positions",
+                f"{effort}, worst {b.worst_over_ms:+.2f} ms",
             )
         )
-    if "deepening_overhead_d5" in figures:
-        low, high = figures["deepening_overhead_d5_low"], figures["deepening_overhead_d5_high"]
+    if (d := figures.deepening) is not None:
         rows.append(
             (
-                "deepening to 5 plies over fixed 5 plies: time (range), nodes",
-                f"{figures['deepening_overhead_d5']:+.1%} ({low:+.0%}..{high:+.0%}), "
-                f"{figures['deepening_node_overhead_d5']:+.1%}",
+                f"deepening to {d.depth} plies over fixed {d.depth} plies: time (range), nodes",
+                f"{d.overhead:+.1%} ({d.low:+.0%}..{d.high:+.0%}), {d.node_overhead:+.1%}",
             )
         )
-    for option, d in [("parallel", 7), ("parallel", 9), ("star", 5), ("star", 7)]:
-        if f"{option}_d{d}_speedup" in figures:
-            key = f"{option}_d{d}"
-            low, high = figures[f"{key}_speedup_low"], figures[f"{key}_speedup_high"]
-            threads = f"{figures[f'{option}_threads']} threads" if option == "parallel" else ""
-            rows.append(
-                (
-                    f"{option} on/off, depth {d}{', ' + threads if threads else ''}: "
-                    "speed-up (range), nodes",
-                    f"{figures[f'{key}_speedup']:.2f}x ({low:.2f}..{high:.2f}), "
-                    f"{figures[f'{key}_node_ratio'] - 1:+.1%}",
-                )
-            )
-    if "td_moves_per_s" in figures:
+    for p in figures.paired:
+        threads = f", {p.threads} threads" if p.option == "parallel" else ""
         rows.append(
             (
-                f"TD(0) training, wu6x4, first {figures['td_games']} games, 1 thread",
-                f"{figures['td_moves_per_s'] / 1e3:.1f} k moves/s",
+                f"{p.option} on/off, depth {p.depth}{threads}: speed-up (range), nodes",
+                f"{p.speedup:.2f}x ({p.low:.2f}..{p.high:.2f}), {p.node_ratio - 1:+.1%}",
+            )
+        )
+    if (t := figures.training) is not None:
+        rows.append(
+            (
+                f"TD(0) training, {t.network}, first {t.games} games, 1 thread",
+                f"{t.moves_per_s / 1e3:.1f} k moves/s",
             )
         )
     width = max(len(name) for name, _ in rows)
@@ -312,7 +307,7 @@ def _train(args: argparse.Namespace) -> int:
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
-        data, curve, network = train_td(
+        data, curve, network = TD.train(
             settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
             lambda line: print(line, flush=True),
         )  # fmt: skip
@@ -403,18 +398,19 @@ def _agent_options() -> argparse.ArgumentParser:
         "results/select/... (default: the evaluator's weights); for --evaluator ntuple a "
         "network file, results/tune/td/seed1.npz, or a td selection file",
     )
-    kinds = {"cutoff": float, "rollout_policy": str, "budget_ms": float, "depth": _depth}
-    meaning = load_schema()["$defs"]["agent"]["properties"]  # one text for config and CLI
+    kinds = {"integer": int, "number": float}
+    settings = agent_schema()["properties"]  # one definition for the config and the CLI
     for field in _AGENT_SETTINGS:
-        flag, text = "--" + field.name.replace("_", "-"), meaning[field.name]["description"]
-        if field.type == "bool":
+        spec = settings[field.name]
+        flag, text = "--" + field.name.replace("_", "-"), spec["description"]
+        if spec.get("type") == "boolean":
             options.add_argument(flag, action="store_true", help=text)
             continue
         options.add_argument(
             flag,
-            type=kinds.get(field.name, int),
+            type=_depth if field.name == "depth" else kinds.get(spec.get("type"), str),
             default=field.default,
-            choices=POLICIES if field.name == "rollout_policy" else None,
+            choices=spec.get("enum"),
             help=f"{text} (default {field.default})",
         )
     options.add_argument(

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
+from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig
 from g2048.agents.expectimax import new_table
-from g2048.engine.bitboard import DIRECTIONS, OVERFLOW, shift_scored, spawn_tile, start_board
+from g2048.engine.bitboard import DIRECTIONS, start_board
 from g2048.engine.board import decode
 from g2048.engine.parallel import max_threads
-from g2048.play import agent_params, evaluator_rows, game_streams
+from g2048.play import agent_params, evaluator_rows, game_streams, play_on
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,9 @@ def positions(
     plays from `seed` (with the same `max_moves`, 0 = no cap); the last one is the final
     position.
 
-    Mirrors `g2048.play.play_game` step by step. Boards go back to numba as np.uint64: numba
-    returns them as Python ints, which it would type as int64 on the way in (a second
-    compilation, and OverflowError from 2**63 on).
+    Each move is one call of `g2048.play.play_on`, the game loop of `play_game`. Boards go back
+    to numba as np.uint64: numba returns them as Python ints, which it would type as int64 on
+    the way in (a second compilation, and OverflowError from 2**63 on).
     """
     ev_kind, w, tables = evaluator_rows(agent, evaluator, weights)
     params = agent_params(agent, evaluator, tables, max_threads())
@@ -53,22 +53,20 @@ def positions(
     spawns, rng = game_streams(seed)
     table = new_table(int(params[TABLE_BITS]))
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
+    stop = np.zeros(1, dtype=np.int64)
     board = np.uint64(start_board(spawns))
     score = moves = 0
     yield Position(int(board), score, moves, None)
     while max_moves <= 0 or moves < max_moves:
-        d = int(
-            choose_move(agent.kind, params, ev_kind, w, tables, board, rng, table, moves, stats)
-        )
-        if d < 0:
+        after, gained, moves, _, ended, _, d = play_on(
+            agent.kind, params, ev_kind, w, tables, board, spawns, rng, table, stats, moves,
+            moves + 1, stop,
+        )  # fmt: skip
+        if ended:
             return
-        after, gained = shift_scored(board, d)
-        if gained >= OVERFLOW:  # two 32768 tiles would merge: play_game stops here too
-            return
+        board = np.uint64(after)
         score += int(gained)
-        board = np.uint64(spawn_tile(np.uint64(after), spawns))
-        moves += 1
-        yield Position(int(board), score, moves, d)
+        yield Position(int(board), score, moves, int(d))
 
 
 # The original game's palette in xterm 256-colour indices: (tile, text), the original's hex

@@ -23,13 +23,17 @@ from g2048.engine.bitboard import is_game_over, shift_scored
 from g2048.evaluators import cem8, classic4, nneonneo, nsga4, ntuple, ovolve
 from g2048.evaluators.lines import no_table
 
-# The kind of an evaluator is its index here; the heuristics come first.
+# The kind of an evaluator is its index here, the one table of kinds: the heuristics come
+# first. numba reads the constants below as compile-time constants.
 HEURISTICS: tuple[ModuleType, ...] = (nneonneo, nsga4, classic4, cem8, ovolve)
 MODULES: tuple[ModuleType, ...] = (*HEURISTICS, ntuple)
-AFTERSTATE = MODULES.index(ntuple)
+NNEONNEO, NSGA4, CLASSIC4, CEM8, OVOLVE, NTUPLE = (
+    MODULES.index(m) for m in (nneonneo, nsga4, classic4, cem8, ovolve, ntuple)
+)
+AFTERSTATE = NTUPLE
 # The kind whose value is one row table summed over the board's 8 lines (`sum_lines`), which
 # the search values in place at its leaves (g2048.agents.expectimax).
-LINE_TABLE = MODULES.index(nneonneo)
+LINE_TABLE = NNEONNEO
 
 DEAD_VALUE = -1e12  # live values stay far inside +-1e12 for weights within BOUNDS (tested)
 
@@ -74,7 +78,8 @@ def upper_bound(name: str, tables: np.ndarray) -> float:
 def evaluate(
     kind: int, board: np.uint64, weights: np.ndarray, table: np.ndarray, after: bool = False
 ) -> float:
-    """The value of `board` under evaluator `kind`.
+    """The value of `board` under evaluator `kind` (a kind that is no index of MODULES values
+    a live board NaN).
 
     after=True: the board was just moved, before its spawn (so it has an empty cell, and the
     dead-board test is skipped). after=False: the player is to move from it; a heuristic gives
@@ -90,15 +95,17 @@ def evaluate(
         return _best_move_value(board, weights, table)
     if not after and is_game_over(board):
         return DEAD_VALUE
-    if kind == 0:
+    if kind == NNEONNEO:
         return nneonneo.value(board, weights, table)
-    if kind == 1:
+    if kind == NSGA4:
         return nsga4.value(board, weights, table)
-    if kind == 2:
+    if kind == CLASSIC4:
         return classic4.value(board, weights, table)
-    if kind == 3:
+    if kind == CEM8:
         return cem8.value(board, weights, table)
-    return ovolve.value(board, weights, table)
+    if kind == OVOLVE:
+        return ovolve.value(board, weights, table)
+    return np.nan
 
 
 @dataclass(frozen=True)
@@ -120,12 +127,12 @@ class Evaluator:
 EVALUATORS: dict[str, Evaluator] = {
     m.NAME: Evaluator(
         name=m.NAME,
-        kind=kind,
+        kind=MODULES.index(m),
         features=tuple(m.FEATURES),
         default_weights=np.array(m.DEFAULT_WEIGHTS, dtype=np.float64),
         bounds=np.array(m.BOUNDS, dtype=np.float64),
     )
-    for kind, m in enumerate(HEURISTICS)
+    for m in HEURISTICS
 }
 # Every evaluator an agent can play with.
 EVALUATOR_NAMES: tuple[str, ...] = (*sorted(EVALUATORS), ntuple.NAME)

@@ -98,20 +98,20 @@ def tuner_progress(runs: dict[str, dict]) -> plt.Figure:
     """CEM and CMA-ES runs side by side: per group of runs judged alike (evaluator, fitness),
     the best candidate's fitness per step against the candidates evaluated so far (equal games
     per candidate: equal cost), mean and range over seeds; and every run's step size. `runs`
-    maps a run's name to its evaluator, `judged_by` and its seeds' histories."""
+    maps a run's name to its `label`, evaluator, `judged_by` and its seeds' histories."""
     groups: dict[tuple[str, str], list[str]] = {}
     for name, run in runs.items():
         groups.setdefault((run["evaluator"], run["judged_by"]), []).append(name)
     fig, axes = plt.subplots(1, len(groups) + 1, figsize=(5.2 * (len(groups) + 1), 4))
     for ax, ((evaluator, fitness), names) in zip(axes, groups.items(), strict=False):
         for name in names:
-            _band(ax, runs[name]["histories"], "evaluations", "best_f", name)
+            _band(ax, runs[name]["histories"], "evaluations", "best_f", runs[name]["label"])
         ax.set_title(f"{evaluator}: best candidate per step")
         ax.set_ylabel(fitness)
     right = axes[-1]
-    for name, run in runs.items():
+    for run in runs.values():
         steps = [h.assign(step=step_size(h)) for h in run["histories"]]
-        _band(right, steps, "evaluations", "step", name)
+        _band(right, steps, "evaluations", "step", run["label"])
     right.set_yscale("log")
     right.set_title("step size")
     right.set_ylabel("std / sigma (fraction of the box)")

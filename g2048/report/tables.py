@@ -11,6 +11,7 @@ import pandas as pd
 
 from g2048.agents import AUTO, AgentConfig
 from g2048.report.stats import THRESHOLDS, holm, paired_difference, summarize
+from g2048.study.methods import get_method
 from g2048.study.naming import OBJECTIVE_NAMES
 
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
@@ -196,11 +197,11 @@ def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
         )
         if "objectives" in run:
             row |= dict(zip(OBJECTIVE_NAMES, run["objectives"], strict=True))
-        if "fresh" in run:
-            nsga2 = run["method"] == "nsga2"  # its values are the four objectives; score first
+        if "fresh" in run:  # NSGA-II's values are its four objectives: the score is judged
+            method = get_method(run["method"])
             row["judged_by"] = run["judged_by"]
-            row["train"] = run["train"][0] if nsga2 else run["train"]
-            row["fresh"] = run["fresh"][0] if nsga2 else run["fresh"]
+            row["train"] = method.headline(run["train"])
+            row["fresh"] = method.headline(run["fresh"])
         if "validation_mean_score" in run:
             row["validation_mean_score"] = run["validation_mean_score"]
         if "games_played" in run:

@@ -11,18 +11,25 @@ from typing import Any
 import jsonschema
 import yaml
 
-from g2048.agents import AgentConfig
+from g2048.agents import AgentConfig, agent_schema
 from g2048.evaluators import check_bounded, check_weights
+from g2048.study.methods import (
+    Method,
+    add_to_schema,
+    get_method,
+    run_methods,
+    section_methods,
+)
 from g2048.study.naming import (
     NETWORK_EVALUATOR,
-    TD_RUN,
+    RUN_NAME,
     TRANSFER_PREFIX,
+    WEIGHT_SPEC,
     candidate_name,
     parse_candidate,
     parse_weights,
     transfer_name,
 )
-from g2048.study.selection import can_switch
 
 # Shipped with the package; config/schema.yaml links here for readers of the config folder.
 SCHEMA = Path(__file__).resolve().parent / "schema.yaml"
@@ -54,8 +61,15 @@ def _with_defaults(validator_class: type) -> type:
 
 
 def load_schema(path: Path = SCHEMA) -> dict:
-    """The study's JSON schema."""
-    return yaml.safe_load(Path(path).read_text())
+    """The study's JSON schema: schema.yaml, with the parts that the package defines once
+    added (each method's keys, the patterns of run names and weight specs)."""
+    schema = yaml.safe_load(Path(path).read_text())
+    defs = schema["$defs"]
+    defs["agent"] = agent_schema()  # from AgentConfig's settings
+    defs["weights"]["oneOf"][1]["pattern"] = f"^{WEIGHT_SPEC}$"
+    reserved = "|".join(m.name for m in section_methods())
+    defs["tuning_run"]["properties"]["name"]["pattern"] = f"^(?!(?:{reserved})$){RUN_NAME}$"
+    return add_to_schema(schema)
 
 
 def validate_config(config: dict, schema: dict | None = None) -> dict:
@@ -108,49 +122,48 @@ def _agent(key: str, spec: dict) -> AgentConfig:
         _fail(key, str(exc))
 
 
-# The keys of a tuning run that only some methods take (the others are common to all).
-METHOD_KEYS = {
-    "nsga2": {"pop_size", "generations"},
-    "cem": {"population", "iterations", "fitness", "step", "noise"},
-    "cmaes": {"population", "iterations", "fitness", "step"},
-}
-REQUIRED_KEYS = {"nsga2": ("pop_size", "generations"), "cem": ("population", "iterations")}
-REQUIRED_KEYS["cmaes"] = ("iterations",)
-
-
 def weight_runs(config: dict) -> list[str]:
     """Names of the config's runs that tune heuristic weights, in config order."""
     return [run["name"] for run in config["tune"]["runs"]]
 
 
 def run_settings(config: dict, name: str) -> dict:
-    """The settings of the weight-tuning run called `name`."""
+    """The settings of the tuning run called `name` (a `tune.runs` entry, or the section of a
+    method with one of its own)."""
     for run in config["tune"]["runs"]:
         if run["name"] == name:
             return run
+    if name in config["tune"] and name not in ("seeds", "runs"):
+        return config["tune"][name]
     raise KeyError(name)
 
 
+def run_method(config: dict, name: str) -> Method:
+    """The method of the tuning run called `name`."""
+    settings = run_settings(config, name)
+    return get_method(settings.get("method", name))
+
+
 def run_names(config: dict) -> list[str]:
-    """Names of every tuning run: the weight runs, then td."""
-    return [*weight_runs(config), TD_RUN]
+    """Names of every tuning run: the weight runs, then each section method's (td)."""
+    return [*weight_runs(config), *(m.name for m in section_methods())]
 
 
 def tuned_evaluator(config: dict, run: str) -> str:
     """The evaluator whose weights a tuning run yields (td: the n-tuple network)."""
-    return NETWORK_EVALUATOR if run == TD_RUN else run_settings(config, run)["evaluator"]
+    return run_method(config, run).evaluator(run_settings(config, run))
 
 
 def _check_run(key: str, run: dict) -> None:
     name = run["name"]
     if re.search(r"-s\d+(-|$)", name):
         _fail(key, "a run's name must not contain -s<digits> (its candidates are <run>-s<seed>)")
-    others = set().union(*METHOD_KEYS.values()) - METHOD_KEYS[run["method"]]
+    method = get_method(run["method"])
+    others = {k for m in run_methods() for k in m.keys} - set(method.keys)
     for extra in sorted(others & set(run)):
-        _fail(f"{key}.{extra}", f"not a setting of method {run['method']}")
-    for needed in REQUIRED_KEYS[run["method"]]:
-        if needed not in run:
-            _fail(key, f"method {run['method']} needs {needed!r}")
+        _fail(f"{key}.{extra}", f"not a setting of method {method.name}")
+    for needed in method.missing(run):
+        _fail(key, f"method {method.name} needs {needed!r}")
     agent = _agent(f"{key}.agent", run["agent"])
     if agent.weight_rows > 1:
         _fail(f"{key}.agent.name", "switching cannot be tuned (it takes a front)")
@@ -206,17 +219,14 @@ def _check_semantics(config: dict) -> None:
         if spec is not None:
             if spec.run not in runs:
                 _fail(f"{key}.weights", f"{weights}: no tuning run {spec.run!r} (runs: {runs})")
-            if spec.switching and (
-                spec.run == TD_RUN
-                or run_settings(config, spec.run)["method"] != "nsga2"
-                or not can_switch(run_settings(config, spec.run)["evaluator"])
-            ):
+            tuned, method = tuned_evaluator(config, spec.run), run_method(config, spec.run)
+            if spec.switching and not method.switches(tuned):
                 _fail(
                     f"{key}.weights",
-                    f"{weights}: only an nsga2 run over an evaluator with empty-cells and "
-                    "corner features has switching rows",
+                    f"{weights}: a {method.label} run over {tuned} offers no switching rows "
+                    "(an NSGA-II front over an evaluator with empty-cells and corner features "
+                    "does)",
                 )
-            tuned = tuned_evaluator(config, spec.run)
             if entry["evaluator"] != tuned:
                 _fail(
                     f"{key}.evaluator",
@@ -300,12 +310,13 @@ def switching_pairs(config: dict) -> list[tuple[str, str]]:
 
 def network_pairs(config: dict) -> list[tuple[str, str]]:
     """(network entry, heuristic entry) of the benchmark: every entry that plays the trained
-    network (`tuned:td`) against every heuristic entry of the same agent settings and move cap
-    (the paired comparisons of the learned evaluation with the hand-made ones)."""
+    network (evaluator ntuple, weights `tuned:td`) against every heuristic entry of the same
+    agent settings and move cap (the paired comparisons of the learned evaluation with the
+    hand-made ones)."""
     entries = config["benchmark"]["entries"]
     pairs = []
     for e in entries:
-        if e.get("weights") != "tuned:td":
+        if e["evaluator"] != NETWORK_EVALUATOR:  # plays a trained network (the config check)
             continue
         for other in entries:
             if (

@@ -16,11 +16,11 @@ import hashlib
 import io
 from pathlib import Path
 
+from g2048.study.naming import TIMING_COLUMNS
 from g2048.study.results import (
     NODE_COLUMNS,
     PARALLEL_COLUMN,
     TIMED_COLUMN,
-    TIMING_COLUMNS,
     read_json,
     write_json,
 )

@@ -1,10 +1,11 @@
-"""The study's naming rules, each defined once: tuning methods and runs, a tuned candidate's name,
+"""The study's naming rules, each defined once: tuning runs, a tuned candidate's name,
 the weight specs of the config (`tuned:<run>`, `front:<run>`), the game-seed purposes of every
 stage, and the objectives with their labels. Pure data and string rules: nothing here plays.
 
 A tuning run is a named entry of the config's `tune` section (e.g. `cem`, `nneonneo-cmaes`): a
 method, an evaluator, a fitness agent and a budget. Its name names its files, its candidates
-(`<run>-s<seed>`) and the purposes of its game seeds; `td` is the run that trains the network."""
+(`<run>-s<seed>`) and the purposes of its game seeds. The methods themselves are the objects of
+`g2048.study.methods`."""
 
 from __future__ import annotations
 
@@ -13,13 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# The tuners of heuristic weights, then TD learning of an n-tuple network.
-WEIGHT_TUNERS = ("nsga2", "cem", "cmaes")
-METHODS = (*WEIGHT_TUNERS, "td")
 NETWORK_EVALUATOR = "ntuple"  # what a td run trains, and the evaluator of its weight sets
-TD_RUN = "td"  # the config's section (and run name) of TD learning
 RUN_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"  # lower-case words joined by hyphens
 _CANDIDATE = re.compile(rf"(?P<run>{RUN_NAME})-s(?P<seed>\d+)")
+WEIGHT_SPEC = rf"(?:tuned|front):{RUN_NAME}"  # a config's reference to a run's weights
 _SPEC = re.compile(rf"(?P<kind>tuned|front):(?P<run>{RUN_NAME})")
 FRESH_STEP = "fresh"  # the step of a run's re-evaluation on fresh seeds
 TRANSFER_PREFIX = "tuned-"  # a run's picked weights in the depth-transfer validation
@@ -100,6 +98,9 @@ def tuning_purpose(run: str, seed: int, step: str = "") -> str:
     base = candidate_name(run, seed)
     return f"{base}-{step}" if step else base
 
+
+# The columns of result files that depend on the machine's speed (see g2048.study.results).
+TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
 
 VALIDATE_PURPOSE = "validate"
 BENCHMARK_PURPOSE = "benchmark"

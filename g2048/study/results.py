@@ -5,7 +5,7 @@ One checked reader per kind of result file (games, tuning run, selection, histor
 is unreadable, truncated or not what it must hold raises ResultFileError naming the file, what
 is wrong and how to rebuild it, before anything downstream uses it.
 
-The TIMING_COLUMNS (per-game CSVs and tables) are the only columns that differ between two runs
+naming.TIMING_COLUMNS (per-game CSVs and tables) are the only columns that differ between two runs
 of the same study, but for the rows marked in TIMED_COLUMN (games under a time budget, whose
 every column depends on the machine's speed); determinism checks and result digests leave
 them out.
@@ -19,12 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from g2048.learning.td import CURVE_COLUMNS
 from g2048.play import COLUMNS
+from g2048.study.methods import Method, get_method
 from g2048.study.naming import NETWORK_EVALUATOR, selected_weights
-from g2048.study.selection import can_switch
 
-TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
 TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)
 PARALLEL_COLUMN = "parallel"  # True in rows searched in parallel: NODE_COLUMNS vary with timing
 NODE_COLUMNS = ("nodes", "nodes_per_move")
@@ -32,18 +30,6 @@ REBUILD = (
     "delete it and run the same snakemake command again: it is rebuilt, with everything made "
     "from it"
 )
-TUNE_KEYS = {
-    "nsga2": ("X", "F", "rank", "front", "ref_point"),
-    "cem": ("mean", "std", "best_x", "best_f", "elite"),
-    "cmaes": ("mean", "sigma", "best_x", "best_f", "elite"),
-    "td": ("network", "network_sha256", "games"),
-}
-HISTORY_COLUMNS = {
-    "nsga2": ("generation", "evaluations", "hypervolume"),
-    "cem": ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f"),
-    "cmaes": ("iteration", "evaluations", "best_f", "mean_f", "sigma"),
-    "td": tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS),
-}
 
 
 class ResultFileError(ValueError):
@@ -122,12 +108,18 @@ def read_games(path: str | Path, seeds: np.ndarray, start: int = 0) -> pd.DataFr
     return df
 
 
+def _method(path: str | Path, data: dict) -> Method:
+    """The method a result file names."""
+    try:
+        return get_method(data["method"])
+    except ValueError as exc:
+        raise ResultFileError(path, str(exc)) from None
+
+
 def read_tune(path: str | Path) -> dict:
     """A tuning run's result (tune stage): its method's keys, the run's seed and settings."""
     data = read_json(path, ("run", "method", "seed", "settings"))
-    if data["method"] not in TUNE_KEYS:
-        raise ResultFileError(path, f"names an unknown method {data['method']!r}")
-    return read_json(path, TUNE_KEYS[data["method"]])
+    return read_json(path, _method(path, data).result_keys)
 
 
 def read_selection(path: str | Path) -> dict:
@@ -142,7 +134,7 @@ def read_selection(path: str | Path) -> dict:
         if not Path(network).is_file():
             raise ResultFileError(path, f"names the network file {network}, which is missing")
         return data
-    switching = "switching" in data or (data["method"] == "nsga2" and can_switch(data["evaluator"]))
+    switching = "switching" in data or _method(path, data).switches(data["evaluator"])
     try:  # the format's one reader, as the pipeline and the CLI read it
         weights = selected_weights(data, switching=False)
         rows = selected_weights(data, switching=True) if switching else np.tile(weights, (3, 1))
@@ -154,5 +146,5 @@ def read_selection(path: str | Path) -> dict:
 
 
 def read_history(path: str | Path, method: str) -> pd.DataFrame:
-    """A tuning run's per-generation (NSGA-II) or per-iteration (CEM) history."""
-    return _read_csv(path, HISTORY_COLUMNS[method])
+    """A tuning run's history (per generation, iteration or block of games) by `method`."""
+    return _read_csv(path, get_method(method).history_columns)

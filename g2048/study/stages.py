@@ -3,173 +3,64 @@ the Snakemake script writes. Scripts in workflow/scripts only adapt files to the
 
 from __future__ import annotations
 
-import hashlib
-import time
-
 import numpy as np
 import pandas as pd
 
-from g2048 import source_digest
 from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import Network
-from g2048.learning.td import train
 from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
+from g2048.study.methods import WeightMethod, get_method
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
-    NETWORK_EVALUATOR,
-    TD_RUN,
     VALIDATE_PURPOSE,
-    WEIGHT_TUNERS,
     parse_weights,
     selected_weights,
-    tuning_purpose,
 )
-from g2048.study.objectives import DEFAULT_FITNESS
-from g2048.study.progress import Log, game_progress, timing
+from g2048.study.progress import Log, game_progress
 from g2048.study.results import read_games
-from g2048.study.runners import tune_cem, tune_cmaes, tune_nsga2
-from g2048.study.selection import can_switch, select_balanced, switching_rows
-
-_TUNERS = {"nsga2": tune_nsga2, "cem": tune_cem, "cmaes": tune_cmaes}
-_RUN_KEYS = ("name", "method", "evaluator", "agent", "games")  # the rest: the tuner's settings
 
 
 def tune(
     run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
 ) -> tuple[dict, pd.DataFrame]:
-    """One tuning run (`settings`: an entry of the config's `tune.runs`, named `run`) with
-    optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result for
-    JSON, per-step history)."""
-    method = settings["method"]
-    if method not in WEIGHT_TUNERS:
-        raise ValueError(f"unknown method {method!r}; known: {', '.join(WEIGHT_TUNERS)}")
-    options = {k: v for k, v in settings.items() if k not in _RUN_KEYS}
-    if "noise" in options:
-        options["noise"] = tuple(options["noise"])
-    tuned = _TUNERS[method](
-        settings["evaluator"],
-        agent=agent_config(settings["agent"]),
-        games=settings["games"],
-        seed=seed,
-        run=run,
-        study_seed=study_seed,
-        threads=threads,
-        progress=log,
-        **options,
-    )
-    result = tuned.result
-    if method == "nsga2":
-        data = {
-            "X": result.X,
-            "F": result.F,
-            "rank": result.rank,
-            "front": np.flatnonzero(result.rank == 0),
-            "ref_point": result.ref_point,
-        }
-    else:
-        data = {"mean": result.mean, "best_x": result.best_x, "best_f": result.best_f}
-        data |= {"elite": result.elite}
-        data |= {"std": result.std} if method == "cem" else {"sigma": result.sigma}
-    if tuned.reevaluation is not None:
-        again = tuned.reevaluation
-        data["reevaluation"] = {
-            "X": again.X,
-            "train": again.train,
-            "fresh": again.fresh,
-            "games": again.games,
-        }
-    # what selection judges candidates by: NSGA-II's first objective, or the fitness
-    data["judged_by"] = "score" if method == "nsga2" else options.get("fitness", DEFAULT_FITNESS)
-    data.update(run=run, method=method, seed=seed, study_seed=study_seed, settings=settings)
-    return data | {"games_played": tuned.games_played}, result.history
+    """One weight-tuning run (`settings`: an entry of the config's `tune.runs`, named `run`)
+    with optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
+    for JSON, per-step history), by the run's method."""
+    method = get_method(settings["method"])
+    if not isinstance(method, WeightMethod):
+        raise ValueError(f"method {method.name!r} does not tune weights in tune.runs")
+    return method.tune(run, settings, seed, study_seed, threads, log)
 
 
-def train_td(
-    settings: dict, seed: int, study_seed: int, network_path: str, checkpoint: str, log: Log
+def train(
+    run: str,
+    settings: dict,
+    seed: int,
+    study_seed: int,
+    network_path: str,
+    checkpoint: str,
+    log: Log,
 ) -> tuple[dict, pd.DataFrame, Network]:
-    """One TD(0) training run (games seeded from `study_seed` and the run's name): (result for
-    JSON, naming the network's file `network_path` and the digest of its weights; learning
-    curve; network). Resumes from `checkpoint` when it holds this run's state (same settings,
-    seeds and numba code)."""
-    purpose = tuning_purpose(TD_RUN, seed)
-    start = time.perf_counter()
-    first = 0  # games done before this process started (a resumed run)
-
-    def resumed(done: int) -> None:
-        nonlocal first
-        first = done
-        log(f"resumed from {checkpoint} after {done} games")
-
-    def progress(done: int, total: int, row: dict) -> None:
-        log(
-            f"{done}/{total} games: mean score {row['mean_score']:.0f}, 2048 in "
-            f"{row['reach_2048']:.1%}, {row['moves_per_s']:.0f} moves/s, "
-            + timing(done - first, total - first, start)
-        )
-
-    network, curve = train(
-        settings["network"],
-        settings["games"],
-        lambda at, count: game_seeds(study_seed, purpose, count, at),
-        alpha=settings["alpha"],
-        coherence=settings.get("coherence", False),
-        checkpoint=checkpoint,
-        checkpoint_every=settings["checkpoint_every"],
-        # a checkpoint of other code is never resumed either
-        key={"study_seed": study_seed, "purpose": purpose, "code": source_digest(numba_only=True)},
-        progress=progress,
-        resumed=resumed,
-    )
-    data = {
-        "run": TD_RUN,
-        "method": "td",
-        "seed": seed,
-        "study_seed": study_seed,
-        "settings": settings,
-        "network": network_path,
-        "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
-        "games": settings["games"],
-        "games_played": settings["games"],
-    }
-    return data, curve, network
+    """One training run of a network by the method with its own section `tune.<run>` (td; see
+    `methods.td.TD.train`): (result for JSON, learning curve, network)."""
+    method = get_method(run)
+    if not method.trains_network:
+        raise ValueError(f"method {method.name!r} trains no network")
+    return method.train(settings, seed, study_seed, network_path, checkpoint, log)
 
 
 def select(tuned: dict) -> dict:
-    """The weights a tuning run offers: NSGA-II's balanced front point and (for an evaluator
-    with empty-cells and corner features) the switching rows, the CEM's or CMA-ES's final
-    mean, or a td run's network (its file).
+    """The weights a tuning run offers (its method's `select`): NSGA-II's balanced front point
+    and (for an evaluator with empty-cells and corner features) the switching rows, the CEM's
+    or CMA-ES's final mean, or a td run's network (its file).
 
     Noise-aware selection: when the run re-evaluated its final candidates on fresh seeds,
     NSGA-II's balanced point and switching rows are taken on the fresh values and CEM and
     CMA-ES pick the candidate (mean or last elite) with the best fresh value; `train` and
     `fresh` then give the pick's values on the last training seeds and on the fresh ones."""
-    settings = tuned["settings"]
     out = {"run": tuned["run"], "method": tuned["method"], "seed": tuned["seed"]}
-    if tuned["method"] == "td":
-        return out | {"evaluator": NETWORK_EVALUATOR, "weights": tuned["network"]}
-    out["evaluator"] = settings["evaluator"]
-    again = tuned.get("reevaluation")
-    if tuned["method"] != "nsga2":
-        if again is None:
-            return out | {"weights": tuned["mean"]}
-        best = int(np.argmax(again["fresh"]))
-        return out | {
-            "weights": np.asarray(again["X"])[best],
-            "train": again["train"][best],
-            "fresh": again["fresh"][best],
-        }
-    front = np.asarray(tuned["front"])
-    X = np.asarray(tuned["X"])[front]
-    F = np.asarray(tuned["F"])[front]
-    judged = F if again is None else np.asarray(again["fresh"])
-    pick = select_balanced(judged)
-    out |= {"weights": X[pick], "objectives": F[pick]}
-    if can_switch(settings["evaluator"]):
-        out["switching"] = switching_rows(settings["evaluator"], X, judged)
-    if again is not None:
-        out |= {"train": again["train"][pick], "fresh": again["fresh"][pick]}
-    return out
+    return out | get_method(tuned["method"]).select(tuned)
 
 
 def play_weight_set(

@@ -189,10 +189,9 @@ rule claims:
 
 rule figure_tuning:
     input:
-        runs=expand("results/tune/{r}/seed{s}.json", r=WEIGHT_RUNS, s=SEEDS),
-        selected=expand("results/select/{r}/seed{s}.json", r=WEIGHT_RUNS, s=SEEDS),
-        histories=expand("results/tune/{r}/seed{s}_history.csv", r=WEIGHT_RUNS, s=SEEDS),
-        td=expand("results/tune/td/seed{s}_history.csv", s=SEEDS),
+        runs=expand("results/tune/{r}/seed{s}.json", r=RUNS, s=SEEDS),
+        histories=expand("results/tune/{r}/seed{s}_history.csv", r=RUNS, s=SEEDS),
+        selected=expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS),
     output:
         report(
             multiext("results/figures/pareto_fronts", ".png", ".pdf"),
@@ -221,7 +220,6 @@ rule figure_tuning:
         mem_mb=1000,
         runtime=5,
     params:
-        seeds=SEEDS,
         code=CODE,
     script:
         "../scripts/figure_tuning.py"

@@ -36,6 +36,7 @@ CODE = g2048.source_digest()
 SEEDS = config["tune"]["seeds"]
 WEIGHT_RUNS = study.weight_runs(config)
 RUNS = study.run_names(config)
+SECTION_RUNS = [run for run in RUNS if run not in WEIGHT_RUNS]  # td: a network each
 CANDIDATES = study.validation_candidates(config)
 TRANSFER_SETS = study.transfer_sets(config)
 TRANSFER_DEPTHS = config["validate"]["transfer_depths"]
@@ -97,7 +98,7 @@ def final_outputs():
         s=SEEDS,
         suffix=[".json", "_history.csv"],
     )
-    raw += expand("results/tune/td/seed{s}.npz", s=SEEDS)
+    raw += expand("results/tune/{r}/seed{s}.npz", r=SECTION_RUNS, s=SEEDS)
     raw += expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS)
     raw += expand("results/select/tuned-{r}.json", r=RUNS)
     raw += expand("results/validate/{candidate}.csv", candidate=CANDIDATES)

@@ -21,27 +21,29 @@ rule tune:
         "../scripts/tune.py"
 
 
-rule train_td:
+rule train:
     output:
-        result="results/tune/td/seed{seed}.json",
-        history="results/tune/td/seed{seed}_history.csv",
-        network="results/tune/td/seed{seed}.npz",
-        provenance="results/provenance/tune/td/seed{seed}.json",
+        result="results/tune/{run}/seed{seed}.json",
+        history="results/tune/{run}/seed{seed}_history.csv",
+        network="results/tune/{run}/seed{seed}.npz",
+        provenance="results/provenance/tune/{run}/seed{seed}.json",
     log:
-        "logs/tune/td/seed{seed}.log",
+        "logs/tune/{run}/seed{seed}.log",
     benchmark:
-        "benchmarks/tune/td/seed{seed}.tsv"
+        "benchmarks/tune/{run}/seed{seed}.tsv"
+    wildcard_constraints:
+        run="|".join(SECTION_RUNS),
     threads: 1
     resources:
         mem_mb=3000,
         runtime=240,
     params:
-        settings=config["tune"]["td"],
+        settings=lambda wildcards: study.run_settings(config, wildcards.run),
         study_seed=config["study_seed"],
-        checkpoint="checkpoints/td/seed{seed}.npz",
+        checkpoint=lambda wildcards: f"checkpoints/{wildcards.run}/seed{wildcards.seed}.npz",
         engine=ENGINE,
     script:
-        "../scripts/train_td.py"
+        "../scripts/train.py"
 
 
 rule select:

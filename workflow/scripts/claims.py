@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from g2048.report.claims import QUESTIONS, claims_table, switching_gains
+from g2048.report.claims import claims_table, question_entries, switching_gains
 from g2048.report.tables import html_page
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
@@ -17,13 +17,12 @@ table = pd.read_csv(sm.input.benchmark)
 paths = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
 pairs = [tuple(pair) for pair in sm.params.pairs]
 sizes = {e["name"]: e["games"] for e in sm.params.entries}
-asked = {name for q in QUESTIONS for name in (q.entry, q.versus)} & set(paths)
+asked = question_entries(sm.params.entries)
 games = {
     name: benchmark_games(paths[name], sm.params.study_seed, sizes[name])
     for name in {name for pair in pairs for name in pair} | asked
 }
-notes = {e["name"]: e["note"] for e in sm.params.entries if e.get("note")}
-claims = claims_table(table, switching_gains(pairs, games), notes, games)
+claims = claims_table(table, sm.params.entries, switching_gains(pairs, games), games)
 title = "The seeds' claims and what this study measured"
 made_by = footer(read_json(sm.input.provenance))
 Path(sm.output[0]).write_text(f"# {title}\n\n{claims.to_markdown(index=False)}\n\n{made_by}\n")

@@ -1,4 +1,5 @@
-"""Snakemake adapter: one TD(0) training run of an n-tuple network for one seed."""
+"""Snakemake adapter: one training run of a network (a method with a section of its own: td)
+for one seed."""
 
 from pathlib import Path
 
@@ -6,15 +7,16 @@ from g2048.evaluators.ntuple import save_network
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
 from g2048.study.results import write_csv, write_json
-from g2048.study.stages import train_td
+from g2048.study.stages import train
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 write_record(sm.output.provenance, sm.output.result)
 checkpoint = Path(sm.params.checkpoint)
 checkpoint.parent.mkdir(parents=True, exist_ok=True)
-log(f"train td seed {sm.wildcards.seed}: {sm.params.settings}")
-result, curve, network = train_td(
+log(f"train {sm.wildcards.run} seed {sm.wildcards.seed}: {sm.params.settings}")
+result, curve, network = train(
+    sm.wildcards.run,
     dict(sm.params.settings),
     int(sm.wildcards.seed),
     sm.params.study_seed,

@@ -1,0 +1,108 @@
+"""The study's tuning methods, one module each, registered in METHODS: NSGA-II (seed 000), the
+cross-entropy method (seed 003), CMA-ES and TD learning of an n-tuple network (seed 004's next
+step). A method owns its settings, how it runs, what its result file and history hold, which
+weights it offers and how tables and figures name it (`base.Method`); the rest of the study
+asks it. Adding a method is a module with a `Method` subclass and its entry here.
+
+Each method's settings reach the config's schema from here (`add_to_schema`): a weight tuner's
+keys join the properties of a `tune.runs` entry (the config check refuses another method's
+keys and requires its required ones; their defaults apply when the run runs), a method with its
+own section (td) becomes `tune.<name>` (defaults filled in by the schema)."""
+
+from __future__ import annotations
+
+from g2048.study.methods import cem, cmaes, nsga2, td
+from g2048.study.methods.base import Key, Method, Tuned, WeightMethod
+
+__all__ = [
+    "METHODS",
+    "Key",
+    "Method",
+    "Tuned",
+    "WeightMethod",
+    "add_to_schema",
+    "get_method",
+    "run_methods",
+    "section_methods",
+]
+
+METHODS: dict[str, Method] = {
+    m.name: m for m in (nsga2.METHOD, cem.METHOD, cmaes.METHOD, td.METHOD)
+}
+
+
+def get_method(name: object) -> Method:
+    """The method called `name`; ValueError listing the known ones otherwise."""
+    try:
+        return METHODS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown method {name!r}; known: {', '.join(METHODS)}") from None
+
+
+def run_methods() -> list[Method]:
+    """The methods configured as entries of `tune.runs`, in registry order."""
+    return [m for m in METHODS.values() if not m.own_section]
+
+
+def section_methods() -> list[Method]:
+    """The methods configured as a section `tune.<name>` of their own (one run each)."""
+    return [m for m in METHODS.values() if m.own_section]
+
+
+def _default_text(key: Key) -> str:
+    return "required" if key.required else f"default {key.default!r}".replace("None", "none")
+
+
+def run_keys() -> dict[str, dict]:
+    """The schema of every method-specific key of a `tune.runs` entry: each key's value schema
+    (the same in every method that takes it), described with the methods that take it."""
+    merged: dict[str, dict] = {}
+    for m in run_methods():
+        for name, key in m.keys.items():
+            value = {k: v for k, v in key.schema.items() if k != "description"}
+            entry = merged.setdefault(name, {"value": value, "takes": {}})
+            if entry["value"] != value:
+                raise ValueError(f"methods give key {name!r} different schemas")
+            takes = entry["takes"].setdefault(key.schema["description"], [])
+            takes.append(f"{m.name} ({_default_text(key)})")
+    return {
+        name: entry["value"]
+        | {
+            "description": "; ".join(
+                f"{', '.join(methods)}: {text}" for text, methods in entry["takes"].items()
+            )
+            + "."
+        }
+        for name, entry in merged.items()
+    }
+
+
+def section_schema(method: Method) -> dict:
+    """The schema of the section `tune.<name>` of a method with its own section."""
+    properties = {
+        name: key.schema | ({} if key.required else {"default": key.default})
+        for name, key in method.keys.items()
+    }
+    return {
+        "description": method.description,
+        "type": "object",
+        "additionalProperties": False,
+        "required": [name for name, key in method.keys.items() if key.required],
+        "properties": properties,
+    }
+
+
+def add_to_schema(schema: dict) -> dict:
+    """The study's schema (as g2048/study/schema.yaml holds it) with every method's part: the
+    `method` values and method keys of a tuning run, and each section method's section."""
+    run = schema["$defs"]["tuning_run"]["properties"]
+    run["method"]["enum"] = [m.name for m in run_methods()]
+    run["method"]["description"] += " " + ", ".join(
+        f"{m.name} ({m.description})" for m in run_methods()
+    )
+    run |= run_keys()
+    tune = schema["properties"]["tune"]
+    for m in section_methods():
+        tune["properties"][m.name] = section_schema(m)
+        tune["required"].append(m.name)
+    return schema

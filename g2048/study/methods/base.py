@@ -1,0 +1,161 @@
+"""What a tuning method is to the study: the settings it takes, how it runs, what its result
+file and history hold, and which weights it offers for validation. One subclass per method
+(one module each, registered in `g2048.study.methods.METHODS`); the stages, the config check,
+the result readers, the tables and figures ask the method instead of comparing its name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from g2048.agents import AgentConfig
+from g2048.study.objectives import GameObjective, Reevaluation
+
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Key:
+    """A setting of one method: the JSON schema of its value (its description included), and
+    its default (applied when the run runs, not written into the config) unless `required`."""
+
+    schema: dict
+    required: bool = False
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """What a tuning run yields: the optimiser's result, the re-evaluation of its final
+    candidates (None without one) and the games played in all (re-evaluation included)."""
+
+    result: Any
+    reevaluation: Reevaluation | None
+    games_played: int
+
+
+def reevaluated(
+    objective: GameObjective, result: object, candidates: np.ndarray, reevaluate: int
+) -> Tuned:
+    """The Tuned of a finished run: its final `candidates` re-evaluated on `reevaluate` fresh
+    games each (none when 0)."""
+    if reevaluate < 0:
+        raise ValueError(f"reevaluate must be >= 0, got {reevaluate}")
+    again = objective.reevaluate(candidates, reevaluate) if reevaluate else None
+    return Tuned(result, again, objective.games_played)
+
+
+class Method:
+    """A tuning method. `name` is its value of a run's `method` key (or, for a method with
+    `own_section`, its section `tune.<name>` and its one run's name); `label` names it in
+    tables and figures; `keys` are the settings only it takes; `result_keys` and
+    `history_columns` what its result JSON and history CSV must hold; `figure` the figure
+    that shows its runs' progress ("fronts", "progress" or "learning")."""
+
+    name: str = ""
+    label: str = ""
+    description: str = ""
+    keys: dict[str, Key] = {}
+    result_keys: tuple[str, ...] = ()
+    history_columns: tuple[str, ...] = ()
+    figure: str = "progress"
+    own_section: bool = False
+    trains_network: bool = False  # its weight sets are network files, not weight vectors
+
+    def __repr__(self) -> str:
+        return f"<method {self.name}>"
+
+    def options(self, settings: dict) -> dict:
+        """The run's values of this method's keys, defaults filled in for the optional ones."""
+        return {
+            k: settings.get(k, key.default)
+            for k, key in self.keys.items()
+            if k in settings or not key.required
+        }
+
+    def missing(self, settings: dict) -> list[str]:
+        """The required keys of this method that `settings` lacks."""
+        return [k for k, key in self.keys.items() if key.required and k not in settings]
+
+    def evaluator(self, settings: dict) -> str:
+        """The evaluator whose weights a run of these settings yields."""
+        return settings["evaluator"]
+
+    def judged_by(self, settings: dict) -> str:
+        """What selection judges the run's candidates by (an objective's name)."""
+        raise NotImplementedError
+
+    def switches(self, evaluator: str) -> bool:
+        """True when the method's selection offers the switching agent's three rows."""
+        return False
+
+    def headline(self, value: object) -> float:
+        """The one number of a candidate's value that tables show (`judged_by`)."""
+        return float(value)
+
+    def select(self, tuned: dict) -> dict:
+        """What a run's selection offers beyond its name: `evaluator`, `weights` and the
+        method's extras (see `stages.select`)."""
+        raise NotImplementedError
+
+
+class WeightMethod(Method):
+    """A method that tunes an evaluator's weights through the generic optimisers of
+    `g2048.tuning`, configured as an entry of `tune.runs`."""
+
+    # the keys of a tuning run common to every method (the rest: the method's `keys`)
+    RUN_KEYS = ("name", "method", "evaluator", "agent", "games")
+
+    def search(
+        self,
+        evaluator: str,
+        *,
+        agent: AgentConfig,
+        games: int,
+        seed: int,
+        progress: Log | None = None,
+        **settings: Any,
+    ) -> Tuned:
+        """Run the optimiser: `settings` hold the method's options and the objective's
+        (study_seed, run, max_moves, fresh_seeds, threads, reevaluate)."""
+        raise NotImplementedError
+
+    def result_data(self, result: Any) -> dict:
+        """The fields of the optimiser's result that the run's JSON keeps."""
+        raise NotImplementedError
+
+    def tune(
+        self, run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
+    ) -> tuple[dict, pd.DataFrame]:
+        """One run (`settings`: an entry of the config's `tune.runs`, named `run`) with
+        optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
+        for JSON, per-step history)."""
+        common = {k: v for k, v in settings.items() if k not in (*self.RUN_KEYS, *self.keys)}
+        tuned = self.search(
+            settings["evaluator"],
+            agent=AgentConfig(**settings["agent"]),
+            games=settings["games"],
+            seed=seed,
+            run=run,
+            study_seed=study_seed,
+            threads=threads,
+            progress=log,
+            **self.options(settings),
+            **common,
+        )
+        data = self.result_data(tuned.result)
+        if tuned.reevaluation is not None:
+            again = tuned.reevaluation
+            data["reevaluation"] = {
+                "X": again.X,
+                "train": again.train,
+                "fresh": again.fresh,
+                "games": again.games,
+            }
+        data["judged_by"] = self.judged_by(settings)
+        data.update(run=run, method=self.name, seed=seed, study_seed=study_seed, settings=settings)
+        return data | {"games_played": tuned.games_played}, tuned.result.history

@@ -1,0 +1,107 @@
+"""The cross-entropy method (seed 003), optionally with Szita & Lorincz's decreasing noise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from g2048.agents import AgentConfig
+from g2048.study.methods.base import Key, Log, Tuned
+from g2048.study.methods.unitbox import (
+    FITNESS,
+    ITERATIONS,
+    POPULATION,
+    STEP,
+    UnitBox,
+    UnitBoxMethod,
+    iteration_lines,
+)
+from g2048.study.objectives import SEED003_AGENT, CEMObjective
+from g2048.tuning import cem
+
+
+class CEM(UnitBoxMethod):
+    name = "cem"
+    label = "CEM"
+    description = "seed 003's cross-entropy method"
+    keys = {
+        "population": Key(POPULATION, required=True),
+        "iterations": ITERATIONS,
+        "fitness": FITNESS,
+        "step": STEP,
+        "noise": Key(
+            {
+                "description": (
+                    "Szita & Lorincz's extra variance max(a - t / b, 0) at iteration t, as "
+                    "[a, b] (none: seed 003's CEM)"
+                ),
+                "type": "array",
+                "items": {"type": "number", "exclusiveMinimum": 0},
+                "minItems": 2,
+                "maxItems": 2,
+            }
+        ),
+    }
+    result_keys = ("mean", "std", "best_x", "best_f", "elite")
+    history_columns = ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f")
+
+    def search(
+        self,
+        evaluator: str = "cem8",
+        *,
+        agent: AgentConfig = SEED003_AGENT,
+        games: int = 3,
+        population: int,
+        iterations: int,
+        step: float = STEP.default,
+        noise: tuple[float, float] | list[float] | None = None,
+        seed: int,
+        reevaluate: int = 0,
+        progress: Log | None = None,
+        **settings: Any,
+    ) -> Tuned:
+        """Seed 003's run: the cross-entropy method over an evaluator's weights.
+
+        `settings` go to CEMObjective (study_seed is required; run, max_moves, fitness,
+        fresh_seeds, threads). The search runs in the evaluator's tuning box scaled to the unit
+        cube (`UnitBox`): it starts at the default weights (for cem8 the seed's prior) with
+        std `step` (for cem8's box of width 10, the seed's sigma 1), keeps the best 20% (6 of
+        30), smooths with 0.7 and floors the std at 1e-4 of the box (the seed's 1e-3 for
+        cem8), all as in the seed; samples are clipped to the box. `noise` = (a, b) adds Szita
+        & Lorincz's decreasing variance (in the unit box). The result's mean, std, best_x and
+        elite are in weights, its history in the unit box. With `reevaluate`, the final mean
+        and elite play that many fresh games each. The sampler's generator derives from
+        `seed`; the game seeds from `study_seed` and the run. `progress` gets one line per
+        iteration.
+        """
+        objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+        box = UnitBox(objective)
+        result = cem.run(
+            box.evaluate,
+            box.start(),
+            np.full_like(box.width, step),
+            population=population,
+            elite_frac=0.2,
+            smoothing=0.7,
+            std_floor=1e-4,
+            noise=None if noise is None else tuple(noise),
+            iterations=iterations,
+            seed=seed,
+            maximize=True,
+            callback=iteration_lines(progress, iterations),
+            **box.limits(),
+        )
+        return box.finish(result, reevaluate, std=result.std * box.width)
+
+    def result_data(self, result: cem.CEMResult) -> dict:
+        return {
+            "mean": result.mean,
+            "std": result.std,
+            "best_x": result.best_x,
+            "best_f": result.best_f,
+            "elite": result.elite,
+        }
+
+
+METHOD = CEM()

@@ -1,0 +1,85 @@
+"""CMA-ES through Hansen's `cma` package: the method behind nneonneo's constants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from g2048.agents import AgentConfig
+from g2048.study.methods.base import Key, Log, Tuned
+from g2048.study.methods.unitbox import (
+    FITNESS,
+    ITERATIONS,
+    POPULATION,
+    STEP,
+    UnitBox,
+    UnitBoxMethod,
+    iteration_lines,
+)
+from g2048.study.objectives import SEED003_AGENT, CEMObjective
+from g2048.tuning import cmaes
+
+
+class CMAES(UnitBoxMethod):
+    name = "cmaes"
+    label = "CMA-ES"
+    description = "CMA-ES through the cma package; the method behind nneonneo's constants"
+    keys = {
+        "population": Key(
+            POPULATION | {"description": "candidates per iteration (cma's 4 + 3 ln d)"}
+        ),
+        "iterations": ITERATIONS,
+        "fitness": FITNESS,
+        "step": STEP,
+    }
+    result_keys = ("mean", "sigma", "best_x", "best_f", "elite")
+    history_columns = ("iteration", "evaluations", "best_f", "mean_f", "sigma")
+
+    def search(
+        self,
+        evaluator: str = "cem8",
+        *,
+        agent: AgentConfig = SEED003_AGENT,
+        games: int = 3,
+        population: int | None = None,
+        iterations: int,
+        step: float = STEP.default,
+        seed: int,
+        reevaluate: int = 0,
+        progress: Log | None = None,
+        **settings: Any,
+    ) -> Tuned:
+        """CMA-ES over an evaluator's weights, with CEMObjective's fitness (the same
+        `settings`; its games' purpose is the run's name, default "cmaes").
+
+        Like CEM it searches the unit box from the default weights, with step size `step`;
+        `population` defaults to cma's 4 + 3 ln d. The result's mean, best_x and elite are in
+        weights, sigma and the history in the unit box. With `reevaluate`, the final mean and
+        elite play that many fresh games each.
+        """
+        settings.setdefault("run", self.name)
+        objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+        box = UnitBox(objective)
+        result = cmaes.run(
+            box.evaluate,
+            box.start(),
+            step,
+            population=population,
+            iterations=iterations,
+            seed=seed,
+            maximize=True,
+            callback=iteration_lines(progress, iterations),
+            **box.limits(),
+        )
+        return box.finish(result, reevaluate)
+
+    def result_data(self, result: cmaes.CMAResult) -> dict:
+        return {
+            "mean": result.mean,
+            "sigma": result.sigma,
+            "best_x": result.best_x,
+            "best_f": result.best_f,
+            "elite": result.elite,
+        }
+
+
+METHOD = CMAES()

@@ -1,0 +1,131 @@
+"""NSGA-II (seed 000): four objectives of an evaluator's weights, the balanced point of the final
+front validated, and its extremes as the switching agent's rows."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+import moocore
+import numpy as np
+
+from g2048.agents import AgentConfig
+from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated
+from g2048.study.naming import OBJECTIVE_NAMES
+from g2048.study.objectives import SEED000_AGENT, NSGA2Objective
+from g2048.study.progress import timing
+from g2048.study.selection import can_switch, select_balanced, switching_rows
+from g2048.tuning import nsga2
+
+
+class NSGA2(WeightMethod):
+    name = "nsga2"
+    label = "NSGA-II"
+    description = "seed 000's four objectives"
+    keys = {
+        "pop_size": Key(
+            {"description": "population size (even, >= 4)", "type": "integer", "minimum": 4,
+             "multipleOf": 2},
+            required=True,
+        ),
+        "generations": Key(
+            {"description": "generations after the initial population",
+             "$ref": "#/$defs/positive_int"},
+            required=True,
+        ),
+    }  # fmt: skip
+    result_keys = ("X", "F", "rank", "front", "ref_point")
+    history_columns = ("generation", "evaluations", "hypervolume")
+    figure = "fronts"
+
+    def judged_by(self, settings: dict) -> str:
+        return OBJECTIVE_NAMES[0]  # the score, its first objective
+
+    def switches(self, evaluator: str) -> bool:
+        return can_switch(evaluator)
+
+    def headline(self, value: object) -> float:
+        return float(np.asarray(value)[0])  # its values are the four objectives, score first
+
+    def search(
+        self,
+        evaluator: str = "nsga4",
+        *,
+        agent: AgentConfig = SEED000_AGENT,
+        games: int = 3,
+        pop_size: int,
+        generations: int,
+        seed: int,
+        reevaluate: int = 0,
+        progress: Log | None = None,
+        **settings: Any,
+    ) -> Tuned:
+        """Seed 000's run: NSGA-II over an evaluator's weights.
+
+        `settings` go to NSGA2Objective (study_seed is required; run, fresh_seeds, simplex,
+        max_moves, threads). The optimiser's generator derives from `seed`; the game seeds
+        from `study_seed` and the run (its name and `seed`), so that runs with different
+        seeds play different games. The result's X holds the weights played
+        (`NSGA2Objective.weights_of`, on the simplex for nsga4) and F the raw objectives
+        (naming.OBJECTIVES). The hypervolume reference point is the origin, worse than any
+        game in every objective, so hypervolumes compare across runs. With `reevaluate`, the
+        final front plays that many fresh games per point. `progress` gets one line per
+        generation; its hv is that of the normalised front, in [0, 1] while scores stay below
+        SCORE_SCALE.
+        """
+        objective = NSGA2Objective(evaluator, agent, games, run_seed=seed, **settings)
+        bounds = objective.evaluator.bounds
+        start = time.perf_counter()
+
+        def report(generation: int, result: nsga2.NSGA2Result) -> None:
+            front = result.fronts[-1]
+            hv = moocore.hypervolume(objective.normalise(front), ref=0.0, maximise=True)
+            progress(
+                f"gen {generation}/{generations}: front {len(front)}, hv {hv:.3f}, best score "
+                f"{result.F[:, 0].max():.0f}, {timing(generation + 1, generations + 1, start)}"
+            )
+
+        result = nsga2.run(
+            objective,
+            bounds[:, 0],
+            bounds[:, 1],
+            pop_size=pop_size,
+            generations=generations,
+            seed=seed,
+            maximize=True,
+            ref_point=np.zeros(len(OBJECTIVE_NAMES)),
+            callback=None if progress is None else report,
+        )
+        result = dataclasses.replace(result, X=objective.weights_of(result.X))
+        return reevaluated(objective, result, result.X[result.rank == 0], reevaluate)
+
+    def result_data(self, result: nsga2.NSGA2Result) -> dict:
+        return {
+            "X": result.X,
+            "F": result.F,
+            "rank": result.rank,
+            "front": np.flatnonzero(result.rank == 0),
+            "ref_point": result.ref_point,
+        }
+
+    def select(self, tuned: dict) -> dict:
+        """The front's balanced point (on the fresh values when the run re-evaluated it) with
+        its objectives, and for an evaluator with empty-cells and corner features the switching
+        rows."""
+        evaluator = tuned["settings"]["evaluator"]
+        again = tuned.get("reevaluation")
+        front = np.asarray(tuned["front"])
+        X = np.asarray(tuned["X"])[front]
+        F = np.asarray(tuned["F"])[front]
+        judged = F if again is None else np.asarray(again["fresh"])
+        pick = select_balanced(judged)
+        out = {"evaluator": evaluator, "weights": X[pick], "objectives": F[pick]}
+        if self.switches(evaluator):
+            out["switching"] = switching_rows(evaluator, X, judged)
+        if again is not None:
+            out |= {"train": again["train"][pick], "fresh": again["fresh"][pick]}
+        return out
+
+
+METHOD = NSGA2()

@@ -1,0 +1,149 @@
+"""TD(0) self-play of an n-tuple network (seed 004's next step; Szubert & Jaskowski 2014): the
+method configured as `tune.td`, whose one run is named td and whose weight sets are network
+files of the `ntuple` evaluator."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+import pandas as pd
+
+from g2048 import source_digest
+from g2048.engine.rng import game_seeds
+from g2048.evaluators import ntuple
+from g2048.learning.td import CURVE_COLUMNS, train
+from g2048.study.methods.base import Key, Log, Method
+from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
+from g2048.study.progress import timing
+
+
+class TD(Method):
+    name = "td"
+    label = "TD"
+    description = (
+        "Afterstate TD(0) self-play of an n-tuple network (seed 004's next step; Szubert & "
+        "Jaskowski 2014), one single-threaded job per seed."
+    )
+    keys = {
+        "network": Key(
+            {
+                "description": (
+                    "The tuples: wu6x4 (four 6-tuples, Wu et al. 2014), sj4x2+6x2 (two straight "
+                    "4-tuples and two 2x3 rectangles, Szubert & Jaskowski 2014) or lines4x2 "
+                    "(two straight 4-tuples, small and quick)."
+                ),
+                "enum": list(ntuple.NETWORKS),
+            },
+            required=True,
+        ),
+        "games": Key(
+            {
+                "description": "Training games (self-play, one learning curve row per 1000).",
+                "$ref": "#/$defs/positive_int",
+            },
+            required=True,
+        ),
+        "alpha": Key(
+            {
+                "description": "Learning rate, divided over the weights a value reads.",
+                "type": "number",
+                "exclusiveMinimum": 0,
+            },
+            required=True,
+        ),
+        "coherence": Key(
+            {
+                "description": "Temporal-coherence learning rates per weight (Jaskowski 2018).",
+                "type": "boolean",
+            },
+            default=False,
+        ),
+        "checkpoint_every": Key(
+            {
+                "description": (
+                    "Save the training state every this many games (a multiple of 1000); a "
+                    "killed job resumes from it."
+                ),
+                "type": "integer",
+                "minimum": 1000,
+                "multipleOf": 1000,
+            },
+            default=10000,
+        ),
+    }
+    result_keys = ("network", "network_sha256", "games")
+    history_columns = tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS)
+    figure = "learning"
+    own_section = True
+    trains_network = True
+
+    def evaluator(self, settings: dict) -> str:
+        return ntuple.NAME
+
+    def select(self, tuned: dict) -> dict:
+        """The run's network file."""
+        return {"evaluator": ntuple.NAME, "weights": tuned["network"]}
+
+    def train(
+        self,
+        settings: dict,
+        seed: int,
+        study_seed: int,
+        network_path: str,
+        checkpoint: str,
+        log: Log,
+    ) -> tuple[dict, pd.DataFrame, ntuple.Network]:
+        """One training run (games seeded from `study_seed` and the run's name): (result for
+        JSON, naming the network's file `network_path` and the digest of its weights; learning
+        curve; network). Resumes from `checkpoint` when it holds this run's state (same
+        settings, seeds and numba code)."""
+        options = self.options(settings)
+        purpose = tuning_purpose(self.name, seed)
+        start = time.perf_counter()
+        first = 0  # games done before this process started (a resumed run)
+
+        def resumed(done: int) -> None:
+            nonlocal first
+            first = done
+            log(f"resumed from {checkpoint} after {done} games")
+
+        def progress(done: int, total: int, row: dict) -> None:
+            log(
+                f"{done}/{total} games: mean score {row['mean_score']:.0f}, 2048 in "
+                f"{row['reach_2048']:.1%}, {row['moves_per_s']:.0f} moves/s, "
+                + timing(done - first, total - first, start)
+            )
+
+        network, curve = train(
+            options["network"],
+            options["games"],
+            lambda at, count: game_seeds(study_seed, purpose, count, at),
+            alpha=options["alpha"],
+            coherence=options["coherence"],
+            checkpoint=checkpoint,
+            checkpoint_every=options["checkpoint_every"],
+            # a checkpoint of other code is never resumed either
+            key={
+                "study_seed": study_seed,
+                "purpose": purpose,
+                "code": source_digest(numba_only=True),
+            },
+            progress=progress,
+            resumed=resumed,
+        )
+        data = {
+            "run": self.name,
+            "method": self.name,
+            "seed": seed,
+            "study_seed": study_seed,
+            "settings": settings,
+            "network": network_path,
+            "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
+            "games": settings["games"],
+            "games_played": settings["games"],
+        }
+        return data, curve, network
+
+
+METHOD = TD()

@@ -1,0 +1,116 @@
+"""What the cross-entropy method and CMA-ES share: the search in the evaluator's tuning box scaled
+to the unit cube, the fitness objective, their common settings, one progress line per
+iteration, and selection of the final mean (or, re-evaluated, the best of mean and elite)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated
+from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
+from g2048.study.progress import timing
+
+# The settings both take; `required` differs (cma has a default population), the schema not.
+POPULATION = {"description": "candidates per iteration", "type": "integer", "minimum": 2}
+ITERATIONS = Key({"description": "iterations", "$ref": "#/$defs/positive_int"}, required=True)
+FITNESS = Key(
+    {"description": "what a candidate maximises", "enum": list(FITNESSES)},
+    default=DEFAULT_FITNESS,
+)
+STEP = Key(
+    {
+        "description": (
+            "initial standard deviation of every weight as a fraction of its tuning box "
+            "(0.1: for cem8, seed 003's std 1)"
+        ),
+        "type": "number",
+        "exclusiveMinimum": 0,
+    },
+    default=0.1,
+)
+
+
+@dataclass(frozen=True)
+class UnitBox:
+    """CEM and CMA-ES search the evaluator's tuning box scaled to the unit cube: a point u plays
+    the weights lower + u * width, so that one step size suits weights of any scale."""
+
+    objective: CEMObjective
+
+    @property
+    def width(self) -> np.ndarray:
+        bounds = self.objective.evaluator.bounds
+        return bounds[:, 1] - bounds[:, 0]
+
+    def weights(self, U: np.ndarray) -> np.ndarray:
+        """The weights of unit-box points U."""
+        return self.objective.evaluator.bounds[:, 0] + U * self.width
+
+    def evaluate(self, U: np.ndarray) -> np.ndarray:
+        """The objective of unit-box points U."""
+        return self.objective(self.weights(U))
+
+    def start(self) -> np.ndarray:
+        """The evaluator's default weights in the unit box."""
+        ev = self.objective.evaluator
+        return (ev.default_weights - ev.bounds[:, 0]) / self.width
+
+    def limits(self) -> dict[str, np.ndarray]:
+        """The unit box as a tuner's `lower` and `upper` arguments."""
+        return {"lower": np.zeros_like(self.width), "upper": np.ones_like(self.width)}
+
+    def finish(self, result: Any, reevaluate: int, **more: np.ndarray) -> Tuned:
+        """A CEM or CMA-ES run's Tuned: its mean, best and elite mapped to weights (and the
+        fields `more` replaced), then its final mean and elite re-evaluated."""
+        result = dataclasses.replace(
+            result,
+            mean=self.weights(result.mean),
+            best_x=self.weights(result.best_x),
+            elite=self.weights(result.elite),
+            **more,
+        )
+        candidates = np.vstack([result.mean, result.elite])
+        return reevaluated(self.objective, result, candidates, reevaluate)
+
+
+def iteration_lines(progress: Log | None, iterations: int) -> Callable[[int, Any], None] | None:
+    """The callback that reports one line per iteration of CEM or CMA-ES (None: no progress)."""
+    if progress is None:
+        return None
+    start = time.perf_counter()
+
+    def report(iteration: int, result: Any) -> None:
+        row = result.history.iloc[-1]
+        progress(
+            f"iter {iteration + 1}/{iterations}: best {row.best_f:.3f}, mean {row.mean_f:.3f}, "
+            f"{timing(iteration + 1, iterations, start)}"
+        )
+
+    return report
+
+
+class UnitBoxMethod(WeightMethod):
+    """A single-objective method over the unit box, judged by its `fitness`."""
+
+    def judged_by(self, settings: dict) -> str:
+        return settings.get("fitness", FITNESS.default)
+
+    def select(self, tuned: dict) -> dict:
+        """The final mean; when the run re-evaluated its final mean and elite, the one with the
+        best fresh value, with its values on the last training seeds and the fresh ones."""
+        out = {"evaluator": tuned["settings"]["evaluator"]}
+        again = tuned.get("reevaluation")
+        if again is None:
+            return out | {"weights": tuned["mean"]}
+        best = int(np.argmax(again["fresh"]))
+        return out | {
+            "weights": np.asarray(again["X"])[best],
+            "train": again["train"][best],
+            "fresh": again["fresh"][best],
+        }
