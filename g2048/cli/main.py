@@ -34,9 +34,9 @@ from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
 from g2048.evaluators.ntuple import NETWORKS, Network, save_network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
+from g2048.study import stages
 from g2048.study.config import ConfigError, load_config
 from g2048.study.digests import verify, write_digests
-from g2048.study.methods.td import METHOD as TD
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import write_csv
 
@@ -307,8 +307,8 @@ def _train(args: argparse.Namespace) -> int:
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
-        data, curve, network = TD.train(
-            settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
+        data, curve, network = stages.train(
+            "td", settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
             lambda line: print(line, flush=True),
         )  # fmt: skip
     except ValueError as exc:

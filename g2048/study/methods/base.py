@@ -125,8 +125,9 @@ class WeightMethod(Method):
         raise NotImplementedError
 
     def result_data(self, result: Any) -> dict:
-        """The fields of the optimiser's result that the run's JSON keeps."""
-        raise NotImplementedError
+        """The fields of the optimiser's result that the run's JSON keeps: by default its
+        attributes named by `result_keys`."""
+        return {key: getattr(result, key) for key in self.result_keys}
 
     def tune(
         self, run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log

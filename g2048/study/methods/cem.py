@@ -43,7 +43,7 @@ class CEM(UnitBoxMethod):
             }
         ),
     }
-    result_keys = ("mean", "std", "best_x", "best_f", "elite")
+    result_keys = ("mean", "std", *UnitBoxMethod.result_keys)
     history_columns = ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f")
 
     def search(
@@ -93,15 +93,6 @@ class CEM(UnitBoxMethod):
             **box.limits(),
         )
         return box.finish(result, reevaluate, std=result.std * box.width)
-
-    def result_data(self, result: cem.CEMResult) -> dict:
-        return {
-            "mean": result.mean,
-            "std": result.std,
-            "best_x": result.best_x,
-            "best_f": result.best_f,
-            "elite": result.elite,
-        }
 
 
 METHOD = CEM()

@@ -31,7 +31,7 @@ class CMAES(UnitBoxMethod):
         "fitness": FITNESS,
         "step": STEP,
     }
-    result_keys = ("mean", "sigma", "best_x", "best_f", "elite")
+    result_keys = ("mean", "sigma", *UnitBoxMethod.result_keys)
     history_columns = ("iteration", "evaluations", "best_f", "mean_f", "sigma")
 
     def search(
@@ -71,15 +71,6 @@ class CMAES(UnitBoxMethod):
             **box.limits(),
         )
         return box.finish(result, reevaluate)
-
-    def result_data(self, result: cmaes.CMAResult) -> dict:
-        return {
-            "mean": result.mean,
-            "sigma": result.sigma,
-            "best_x": result.best_x,
-            "best_f": result.best_f,
-            "elite": result.elite,
-        }
 
 
 METHOD = CMAES()

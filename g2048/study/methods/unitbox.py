@@ -96,7 +96,11 @@ def iteration_lines(progress: Log | None, iterations: int) -> Callable[[int, Any
 
 
 class UnitBoxMethod(WeightMethod):
-    """A single-objective method over the unit box, judged by its `fitness`."""
+    """A single-objective method over the unit box, judged by its `fitness`; its result file
+    holds the final mean, the spread of the search distribution (named by the subclass), the
+    best candidate seen with its fitness, and the final elite."""
+
+    result_keys = ("best_x", "best_f", "elite")
 
     def judged_by(self, settings: dict) -> str:
         return settings.get("fitness", FITNESS.default)

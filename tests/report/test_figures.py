@@ -6,6 +6,7 @@ import pandas as pd
 from matplotlib.collections import LineCollection
 
 from g2048.report import figures
+from g2048.report.figures import spread_labels
 from g2048.report.tables import REACH
 
 
@@ -116,3 +117,13 @@ def test_depth_transfer_draws_one_line_per_weight_set_in_depth_order() -> None:
     np.testing.assert_array_equal(lines["a"].get_xdata(), [1, 2])
     np.testing.assert_array_equal(lines["a"].get_ydata(), [10.0, 20.0])
     assert all(seg[:, 1].min() >= 0 for seg in error_bars(ax))
+
+
+def test_spread_labels_separates_close_labels_and_leaves_lone_ones() -> None:
+    x = np.array([0.0, 0.1, 0.2, 3.0])
+    y = np.array([100.0, 99.0, 98.0, 99.0])
+    heights = spread_labels(x, y, gap=5.0, width=0.5)
+    assert heights[0] == 100 and heights[3] == 99  # the highest and the lone one stay
+    near = np.sort(heights[:3])
+    assert (np.diff(near) >= 5.0 - 1e-12).all()  # close ones at least a gap apart, top down
+    assert heights[1] == 95 and heights[2] == 90

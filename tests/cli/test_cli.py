@@ -341,7 +341,7 @@ def test_check_config_names_the_file_line_and_key(tmp_path: Path, capsys) -> Non
     bad.write_text("study_seed: [1\nthreads: 1\n")
     assert main(["check-config", str(bad)]) == 2
     assert capsys.readouterr().err.startswith(f"{bad}:2:8: not valid YAML: ")
-    smoke = Path(__file__).resolve().parent.parent / "config" / "smoke.yaml"
+    smoke = Path(__file__).resolve().parents[2] / "config" / "smoke.yaml"
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(smoke.read_text().replace("games: 6", "games: -6"))
     assert main(["check-config", str(smoke), str(wrong)]) == 2

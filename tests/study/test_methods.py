@@ -21,7 +21,7 @@ from g2048.study.objectives import CEMObjective
 from g2048.study.results import read_history, read_selection, read_tune, write_csv, write_json
 from g2048.study.stages import select, tune
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def smoke() -> dict:
@@ -152,9 +152,6 @@ class RandomSearch(WeightMethod):
             rows.append({"round": r, "best_f": best_f})
         result = SearchResult(best_x, best_f, pd.DataFrame(rows))
         return Tuned(result, None, objective.games_played)
-
-    def result_data(self, result: SearchResult) -> dict:
-        return {"best_x": result.best_x, "best_f": result.best_f}
 
     def select(self, tuned: dict) -> dict:
         return {"evaluator": tuned["settings"]["evaluator"], "weights": tuned["best_x"]}

@@ -3,6 +3,7 @@ and value as plain search, every other value an upper bound of its own, fewer no
 
 import numpy as np
 import pytest
+from searches import NO_ROLLOUTS, played_boards, serial_values
 
 from g2048 import evaluators
 from g2048.agents import AgentConfig
@@ -12,7 +13,6 @@ from g2048.engine.board import encode
 from g2048.engine.parallel import thread_count
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from tests.test_agents import NO_ROLLOUTS, played_boards, serial_values
 
 EV = evaluators.prepare("nneonneo")
 UPPER = evaluators.upper_bound("nneonneo", EV[2][None])

@@ -1,6 +1,7 @@
 """The checked readers of result files: a truncated, corrupt or foreign file fails naming itself,
 the fault and the remedy, before anything uses it."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -82,3 +83,12 @@ def test_histories_need_their_columns(tmp_path: Path) -> None:
     path = tmp_path / "history.csv"
     path.write_text("iteration,evaluations,best_f\n0,30,1.5\n")
     fails(lambda: read_history(path, "cem"), "lacks the column(s) elite_mean_f, mean_f")
+
+
+def test_json_results_are_canonical(tmp_path) -> None:  # noqa: ANN001
+    data = {"b": np.array([1.5, 2.0]), "a": np.int64(3)}
+    write_json(tmp_path / "x.json", data)
+    text = (tmp_path / "x.json").read_text()
+    assert json.loads(text) == {"a": 3, "b": [1.5, 2.0]}
+    assert text.index('"a"') < text.index('"b"')
+    assert read_json(tmp_path / "x.json")["a"] == 3

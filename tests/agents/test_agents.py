@@ -6,6 +6,8 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from kinds import assert_each_names_its_entry
+from searches import NO_ROLLOUTS, played_boards, random_network, serial_values
 
 from g2048 import agents, evaluators
 from g2048.agents import (
@@ -33,19 +35,14 @@ from g2048.engine.bitboard import (
     RIGHT,
     UP,
     empty_mask,
-    is_game_over,
-    play_random,
     row_sum,
     shift,
-    start_board,
     transpose,
 )
-from g2048.engine.board import decode, encode
+from g2048.engine.board import encode
 from g2048.engine.reference import ref_expectimax
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.play import COLUMNS, evaluator_rows, play_games
-
-NO_ROLLOUTS = (0, 0, 0, np.uint64(0))  # mc: static evaluation at the leaves
 
 
 def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int = 0) -> np.ndarray:
@@ -54,30 +51,12 @@ def engine_values(grid: list[list[int]], depth: int, name: str, table_bits: int 
     return serial_values(encode(grid), depth, (fn, w, table), 0.0, new_table(table_bits), stats)
 
 
-def serial_values(b, depth, ev, cutoff, tt, stats, mc=NO_ROLLOUTS, upper=np.inf) -> np.ndarray:  # noqa: ANN001
-    """move_values of one whole serial search from root b (no node limit, no deadline, root
-    probability 1, table not shared; upper: Star1's bound, inf = none)."""
-    args = (np.uint64(b), depth, ev, mc, cutoff, tt, 1, stats, NO_LIMIT, 0, 1.0, False, upper)
-    return np.array(move_values(*args)[0])
-
-
 HAND_BOARDS = [
     [[2, 4, 8, 16], [0, 0, 2, 0], [0, 2, 0, 0], [0, 0, 0, 4]],
     [[1024, 512, 256, 128], [8, 16, 32, 64], [4, 2, 0, 0], [2, 0, 0, 0]],
     [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 0]],  # one empty cell, nearly dead
     [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]],
 ]
-
-
-def played_boards(n: int, moves: int, seed: int) -> list[list[list[int]]]:
-    """Positions after `moves` random moves from n start positions: realistic, varied fullness."""
-    out = []
-    for i in range(n):
-        state = rng_state(seed + i)
-        b = play_random(np.uint64(start_board(state)), state, moves)[0]
-        if not is_game_over(b):
-            out.append(decode(int(b)).tolist())
-    return out
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -150,8 +129,6 @@ def test_shallow_search_equals_the_stack_search(name: str) -> None:
     node counts as move_values, also when a node limit stops it, whatever the cutoff (the
     root's chance nodes have path probability 1, and all below them are leaves)."""
     if name == "ntuple":  # an afterstate evaluator: the search adds the moves' scores
-        from tests.test_ntuple import random_network
-
         ev = evaluators.prepare(name, random_network("lines4x2", seed=3))
     else:
         ev = evaluators.prepare(name)
@@ -361,7 +338,7 @@ def test_the_kind_constants_name_their_agents_and_policies() -> None:
         "hybrid": agents.HYBRID,
         "switching": agents.SWITCHING,
     }
-    assert {name: AGENTS[kind] for name, kind in constants.items()} == {n: n for n in AGENTS}
+    assert_each_names_its_entry(constants, AGENTS)
     assert all(AgentConfig(name).kind == kind for name, kind in constants.items())
     policies = {"random": RANDOM_POLICY, "biased": BIASED_POLICY, "evaluator": EVALUATOR_POLICY}
-    assert {name: POLICIES[kind] for name, kind in policies.items()} == {n: n for n in POLICIES}
+    assert_each_names_its_entry(policies, POLICIES)

@@ -3,6 +3,7 @@ hand-computed cases, its file format, and the agents that add rewards along the 
 
 import numpy as np
 import pytest
+from searches import played_boards, random_network, serial_values
 
 from g2048 import evaluators
 from g2048.agents import AgentConfig
@@ -14,13 +15,6 @@ from g2048.engine.reference import ref_afterstate_expectimax, ref_ntuple_value, 
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.evaluators import ntuple
 from g2048.play import play_games
-from tests.test_agents import played_boards, serial_values
-
-
-def random_network(name: str, seed: int) -> ntuple.Network:
-    rng = np.random.default_rng(seed)
-    size = ntuple.lut_size(ntuple.network_tuples(name))
-    return ntuple.Network(name, rng.normal(0.0, 100.0, size).astype(np.float32))
 
 
 def plain_value(network: ntuple.Network, grid: list[list[int]]) -> float:

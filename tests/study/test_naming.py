@@ -28,7 +28,7 @@ from g2048.study.naming import (
     tuning_purpose,
 )
 
-CONFIGS = Path(__file__).resolve().parent.parent / "config"
+CONFIGS = Path(__file__).resolve().parents[2] / "config"
 
 
 def smoke() -> dict:

@@ -17,7 +17,7 @@ from g2048.study.config import (
     validation_candidates,
 )
 
-CONFIGS = Path(__file__).resolve().parent.parent / "config"
+CONFIGS = Path(__file__).resolve().parents[2] / "config"
 
 
 def smoke() -> dict:

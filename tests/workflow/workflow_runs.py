@@ -9,7 +9,7 @@ from pathlib import Path
 from g2048 import source_digest
 from g2048.study.digests import first_difference, result_digests
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 WORKFLOW = ("Snakefile", "config", "workflow", "profiles")
 SMOKE_RUNS = ROOT / ".smoke-tests"

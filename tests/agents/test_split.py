@@ -3,6 +3,7 @@ values and games as serial search, on any number of threads."""
 
 import numpy as np
 import pytest
+from searches import NO_ROLLOUTS, played_boards, random_network, serial_values
 
 from g2048 import evaluators
 from g2048.agents import PARALLEL, STATS_SIZE, AgentConfig
@@ -13,8 +14,6 @@ from g2048.engine.board import encode
 from g2048.engine.parallel import thread_count
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from tests.test_agents import NO_ROLLOUTS, played_boards, serial_values
-from tests.test_ntuple import random_network
 
 EV = evaluators.prepare("nneonneo")
 

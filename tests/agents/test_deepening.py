@@ -4,6 +4,7 @@ budgets (g2048.agents.deepening), and Monte Carlo under a budget (g2048.agents.m
 import numpy as np
 import pandas as pd
 import pytest
+from searches import NO_ROLLOUTS, played_boards, serial_values
 
 from g2048 import evaluators
 from g2048.agents import STATS_SIZE, AgentConfig
@@ -15,7 +16,6 @@ from g2048.engine.bitboard import distinct_ranks, shift_scored
 from g2048.engine.board import encode
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from tests.test_agents import NO_ROLLOUTS, played_boards, serial_values
 
 EV = evaluators.prepare("nneonneo")
 

@@ -17,7 +17,7 @@ from g2048.evaluators import ntuple
 from g2048.learning.td import CURVE_COLUMNS, train
 from g2048.play import play_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def seeds(start: int, count: int) -> np.ndarray:

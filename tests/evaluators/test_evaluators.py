@@ -7,6 +7,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from kinds import assert_each_names_its_entry
 
 from g2048 import evaluators
 from g2048.engine.bitboard import is_game_over, line_indices, play_random, start_board
@@ -152,10 +153,7 @@ def test_the_kind_constants_name_their_modules() -> None:
         "ovolve": evaluators.OVOLVE,
         "ntuple": evaluators.NTUPLE,
     }
-    assert {name: MODULES[kind].NAME for name, kind in constants.items()} == {
-        name: name for name in constants
-    }
-    assert sorted(constants.values()) == list(range(len(MODULES)))
+    assert_each_names_its_entry(constants, [module.NAME for module in MODULES])
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)

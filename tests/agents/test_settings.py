@@ -14,7 +14,7 @@ from g2048.agents.rollout import POLICIES
 from g2048.agents.settings import check_settings, object_schema, setting
 from g2048.study.config import load_schema, validate_config
 
-CONFIGS = Path(__file__).resolve().parent.parent / "config"
+CONFIGS = Path(__file__).resolve().parents[2] / "config"
 SCHEMA = agent_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 SETTINGS = [f.name for f in dataclasses.fields(AgentConfig) if f.name != "name"]

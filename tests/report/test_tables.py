@@ -1,0 +1,120 @@
+"""The summary tables: reach rates and cost, paired comparisons with the reference, config order
+and labels, the table files."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from frames import games
+
+from g2048.report.tables import (
+    benchmark_table,
+    describe_agent,
+    learned_table,
+    moves_gain,
+    summary_row,
+    transfer_table,
+    validation_table,
+    write_table,
+)
+
+
+def test_summary_row_counts_reach_rates_and_cost() -> None:
+    row = summary_row(games([1000, 3000, 5000, 7000], [512, 2048, 4096, 8192]))
+    assert row["games"] == 4
+    assert row["score_mean"] == 4000 and row["score_median"] == 4000
+    assert row["reach_2048"] == 0.75 and row["reach_4096"] == 0.5 and row["reach_8192"] == 0.25
+    assert row["reach_2048_low"] < 0.75 < row["reach_2048_high"]
+    assert row["ms_per_move"] == pytest.approx(1000 * 2.0 / (100 + 110 + 120 + 130))
+    assert row["max_tile_median"] == 3072
+
+
+def test_validation_table_pairs_every_set_with_the_reference() -> None:
+    base = games([100, 200, 300], [256, 256, 256])
+    better = games([150, 260, 330], [256, 512, 512])
+    table = validation_table({"base": base, "better": better}, "base").set_index("name")
+    assert table.loc["base", "diff_vs_reference"] == 0
+    assert table.loc["better", "diff_vs_reference"] == pytest.approx(140 / 3)
+
+
+def test_transfer_table_pairs_each_depth_with_the_reference_and_holm_corrects() -> None:
+    rows = {
+        ("ref", 1): games([10, 20, 30], [8, 8, 8]),
+        ("ref", 2): games([100, 200, 300], [8, 8, 8]),
+        ("a", 1): games([12, 25, 31], [8, 8, 8]),
+        ("a", 2): games([90, 150, 310], [8, 8, 8]),
+    }
+    table = transfer_table(rows, "ref").set_index(["name", "depth"])
+    assert table.loc[("a", 1), "diff_vs_reference"] == pytest.approx(8 / 3)
+    assert table.loc[("a", 2), "diff_vs_reference"] == pytest.approx(-50 / 3)
+    assert np.isnan(table.loc[("ref", 2), "holm_pvalue"])
+    small, large = sorted(table["t_pvalue"].dropna())  # two comparisons: m = 2
+    assert sorted(table["holm_pvalue"].dropna()) == pytest.approx(
+        [2 * small, max(2 * small, large)]
+    )
+
+
+def test_validation_table_refuses_unpaired_games() -> None:
+    base = games([100, 200], [256, 256], seeds=[1, 2])
+    other = games([100, 200], [256, 256], seeds=[1, 3])
+    with pytest.raises(ValueError, match="seeds"):
+        validation_table({"base": base, "other": other}, "base")
+
+
+def test_benchmark_table_keeps_config_order_and_labels() -> None:
+    entries = [
+        {"name": "b", "agent": {"name": "greedy"}, "evaluator": "ovolve", "games": 2},
+        {"name": "a", "agent": {"name": "expectimax", "depth": 5, "cutoff": 1e-4},
+         "evaluator": "nsga4", "weights": "tuned:nsga2", "games": 2},
+    ]  # fmt: skip
+    table = benchmark_table({"a": games([1, 2], [2, 4]), "b": games([3, 4], [8, 16])}, entries)
+    assert list(table.name) == ["b", "a"]
+    assert table.loc[1, "agent"] == "expectimax d5 cutoff 0.0001"
+    assert table.loc[1, "weights"] == "tuned:nsga2" and table.loc[0, "weights"] == "defaults"
+
+
+def test_benchmark_table_sums_the_depths_and_marks_timed_rows() -> None:
+    entries = [
+        {"name": "fixed", "agent": {"name": "expectimax", "depth": 3}, "evaluator": "ovolve"},
+        {"name": "timed", "agent": {"name": "expectimax", "depth": 9, "budget_ms": 5},
+         "evaluator": "ovolve"},
+        {"name": "mc", "agent": {"name": "montecarlo"}, "evaluator": "ovolve"},
+    ]  # fmt: skip
+    deep = games([1, 2], [2, 4]).assign(depths=["3:10 5:30", "5:50 7:10"])
+    mc = games([1, 2], [2, 4]).assign(depths="none")
+    table = benchmark_table({"fixed": games([1, 2], [2, 4]), "timed": deep, "mc": mc}, entries)
+    assert table.depth_mean.iloc[0] == 3.0 and table.depths.iloc[0] == "3:100%"
+    assert table.depth_mean.iloc[1] == (3 * 10 + 5 * 80 + 7 * 10) / 100
+    assert table.depths.iloc[1] == "3:10% 5:80% 7:10%"
+    assert np.isnan(table.depth_mean.iloc[2]) and table.depths.iloc[2] == "none"
+    assert table.timed.tolist() == [False, True, False]
+    assert table.nodes_per_move.iloc[0] == 2000 / 210
+
+
+def test_describe_agent_names_the_rollout_settings() -> None:
+    agent = {"name": "hybrid", "depth": 3, "rollouts": 50, "step_cap": 10}
+    assert describe_agent(agent) == "hybrid d3 50 rollouts cap 10"
+
+
+def test_write_table_writes_csv_markdown_and_latex(tmp_path) -> None:  # noqa: ANN001
+    df = pd.DataFrame({"name": ["x_y"], "value": [1.23456]})
+    write_table(df, tmp_path / "t")
+    assert pd.read_csv(tmp_path / "t.csv").value[0] == 1.23456
+    assert "1.23" in (tmp_path / "t.md").read_text()
+    assert r"x\_y" in (tmp_path / "t.tex").read_text()
+
+
+def test_moves_gain_is_relative_to_the_baseline() -> None:
+    base = games([1, 2, 3], [2, 2, 2])
+    longer = base.assign(moves=base.moves * 1.2)
+    gain, low, high = moves_gain(longer, base)
+    assert gain == pytest.approx(0.2)
+    assert low <= gain <= high
+
+
+def test_learned_table_marks_pairs_with_a_timed_side() -> None:
+    plain, timed = games([5, 9], [8, 16]), games([1, 2], [2, 4]).assign(timed=True)
+    out = learned_table(
+        [("net", "plain"), ("net", "timed")], {"net": plain, "plain": plain, "timed": timed}
+    )
+    assert out.timed.tolist() == [False, True]
+    assert out["diff"].tolist() == [0.0, 5.5]
