@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
-.PHONY: venv lock run test test-slurm test-browser lint bench layers docs digests verify clean
+.PHONY: venv lock run test test-fast test-slurm test-browser lint bench layers docs digests verify clean
 
 # The environment is installed from requirements.lock (exact versions and hashes of everything,
 # tests and the SLURM plugin included), then the package itself without dependencies.
@@ -41,6 +41,11 @@ test: $(BIN)/activate
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q
 
+# The tests of a few seconds or less, for a quick check while editing (about a minute on 2 cores
+# with a warm numba cache); `make test` runs them all.
+test-fast: $(BIN)/activate
+	$(BIN)/python -m pytest -q -m "not slow and not slurm and not browser"
+
 # The smoke study through profiles/slurm on a single-node SLURM started here (root, Debian).
 test-slurm: $(BIN)/activate
 	ci/slurm-test.sh
@@ -67,8 +72,9 @@ docs:
 	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	mkdir -p docs/tables docs/figures
 	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
-	   results/tables/learned.md results/tables/transfer.md results/tables/claims.md \
-	   docs/tables/
+	   results/tables/methods.md results/tables/method_pairs.md results/tables/learned.md \
+	   results/tables/transfer.md results/tables/claims.md docs/tables/
+	cp results/findings.md docs/findings.md
 	cp results/figures/cost_strength.png results/figures/benchmark_reach.png \
 	   results/figures/pareto_fronts.png results/figures/validation_scores.png \
 	   results/figures/hypervolume.png results/figures/tuner_progress.png \

@@ -1,8 +1,14 @@
 """Test configuration: hypothesis runs derandomized so every run sees the same examples; a small
 NSGA-II result shared by the selection tests."""
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, settings
+
+# the thread tests run two threads even on a one-core machine (numba then time-slices them);
+# set before the tests import numba
+os.environ.setdefault("NUMBA_NUM_THREADS", str(max(2, os.cpu_count() or 1)))
 
 settings.register_profile(
     "deterministic",

@@ -97,21 +97,25 @@ class AgentConfig:
     )
     rollouts: int = setting(
         100,
-        description="montecarlo, hybrid: rollouts per move (montecarlo) or per leaf (hybrid).",
+        description="montecarlo, hybrid: rollouts per move (montecarlo) or per leaf (hybrid; "
+        "at most 1 000 000).",
         type="integer",
         minimum=1,
+        maximum=1_000_000,
     )
     rollout_policy: str = setting(
         "random",
-        description="montecarlo, hybrid: how rollouts play (random moves, seed 004's biased "
+        description="montecarlo, hybrid: how rollouts play (random moves, source 004's biased "
         "softmax, or the agent's evaluator played greedily).",
         enum=list(POLICIES),
     )
     step_cap: int = setting(
         0,
-        description="montecarlo, hybrid: moves per rollout at most (0 = play to the end).",
+        description="montecarlo, hybrid: moves per rollout at most (0 = play to the end; at "
+        "most 1 000 000, beyond the longest possible game).",
         type="integer",
         minimum=0,
+        maximum=1_000_000,
     )
     empty_threshold: int = setting(
         3,
@@ -124,17 +128,20 @@ class AgentConfig:
         0.0,
         description="expectimax, hybrid, switching: deepen (depths 1, 3, 5, ...) while this "
         "many milliseconds per move last; montecarlo: add rollouts while they last (0 = no "
-        "budget). Games then depend on the machine's speed: such rows are marked timed and "
-        "left out of the determinism checks.",
+        "budget; at most 60 000, a minute). Games then depend on the machine's speed: such rows "
+        "are marked timed and left out of the determinism checks.",
         type="number",
         minimum=0,
+        maximum=60_000,
     )
     budget_nodes: int = setting(
         0,
         description="As budget_ms, in search nodes per move (rollouts for montecarlo): "
-        "reproducible byte for byte (0 = no budget; give budget_ms or budget_nodes, not both).",
+        "reproducible byte for byte (0 = no budget; give budget_ms or budget_nodes, not both; "
+        "at most 1 000 000 000).",
         type="integer",
         minimum=0,
+        maximum=1_000_000_000,
     )
     parallel: bool = setting(
         False,
@@ -240,7 +247,7 @@ def agent_schema() -> dict:
 
 @njit(cache=True)
 def switching_row(b: np.uint64, empty_threshold: int) -> int:
-    """Seed 000's rule: few empty cells -> empty-heavy weights; max tile off every corner ->
+    """Source 000's rule: few empty cells -> empty-heavy weights; max tile off every corner ->
     corner-heavy weights; otherwise the balanced point."""
     if empty_count(b) <= empty_threshold:
         return EMPTY_HEAVY

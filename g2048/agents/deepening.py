@@ -1,5 +1,5 @@
 """How deep a search goes for one move: a fixed depth, nneonneo's adaptive depth, or iterative
-deepening under a node or time budget (seed 004, 6.2).
+deepening under a node or time budget (source 004, 6.2).
 
 Adaptive depth (`depth: auto`) is nneonneo/2048-ai's rule: depth_limit = max(3, distinct tiles
 - 2) of its move layers, i.e. 2 x depth_limit + 1 plies here (M C M ... E).

@@ -13,7 +13,7 @@ recomputed one exactly, with or without a cutoff: the table changes no value, on
 whatever order the nodes are visited in. (nneonneo's table reuses a value whatever the path
 probability, so its values depend on the visiting order.)
 
-Leaves are valued by the evaluator or, for the hybrid agent (seed 004, 4.4), by Monte Carlo
+Leaves are valued by the evaluator or, for the hybrid agent (source 004, 4.4), by Monte Carlo
 rollouts: merge_potential(leaf) + mean rollout gain, which is the expected final score up to
 the score already made and the 4 points of each 4 spawned along the search path (the same in
 expectation below every move of a max node at fixed depth, so decisions do not change).

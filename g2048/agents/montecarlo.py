@@ -1,9 +1,9 @@
-"""Monte Carlo move values (seed 004, 4.3): each legal move's score plus the mean score that
+"""Monte Carlo move values (source 004, 4.3): each legal move's score plus the mean score that
 rollouts gain after it, with a fixed number of rollouts per move or as many as a budget allows.
 
 Rollout i after a move draws from its own generator (rollout.rollout_state) and the gains are
 summed as integers (exactly), so the values do not depend on the order the rollouts run in or on
-the threads that run them (seed 004's parallel evaluation: `split` runs them on numba's
+the threads that run them (source 004's parallel evaluation: `split` runs them on numba's
 threads). A fixed count or a node budget (which counts rollouts: max(1, budget // legal moves)
 per move) runs every move's rollouts at once. A time budget runs rounds, of one rollout per
 legal move (serial) or of ROUND_PER_THREAD per thread per move (split), while the next round is

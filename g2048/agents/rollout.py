@@ -1,10 +1,10 @@
 """Rollouts for Monte Carlo valuation: play on from a board with a cheap policy.
 
-`random` chooses uniformly among legal moves. `biased` is seed 004's heuristic playout: a
+`random` chooses uniformly among legal moves. `biased` is source 004's heuristic playout: a
 softmax (temperature 100) over a quick score (10 x max tile if it sits in a corner, 3 x max
 tile on an edge, + 20 per empty cell, + 0.1 x the move's score), used alone for the first 20
 moves and mixed with 30% uniform moves after that. The softmax subtracts the largest score
-first, which the seed's exp(h / 100) omits and overflows on large tiles. `evaluator` plays the
+first, which the source's exp(h / 100) omits and overflows on large tiles. `evaluator` plays the
 agent's evaluator greedily: the move with the best value after it (+ its score, for an
 afterstate network), ties to the first direction.
 """

@@ -35,8 +35,8 @@ from g2048.evaluators.ntuple import NETWORKS, Network, save_network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import stages
-from g2048.study.config import ConfigError, load_config
-from g2048.study.digests import verify, write_digests
+from g2048.study.config import ConfigError, load_config, load_schema
+from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import write_csv
 
@@ -124,7 +124,11 @@ def _profile(args: argparse.Namespace) -> int:
 def _digest(args: argparse.Namespace) -> int:
     if not args.results.is_dir():
         args.parser.error(f"no results folder {str(args.results)!r}")
-    count = write_digests(args.results, args.out, note=args.note)
+    try:
+        count = write_digests(args.results, args.out, note=args.note)
+    except DigestFileError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     print(f"wrote the digests of {count} result files under {args.results} to {args.out}")
     return 0
 
@@ -134,7 +138,11 @@ def _verify(args: argparse.Namespace) -> int:
         args.parser.error(f"no digest file {str(args.digests)!r}")
     if not args.results.is_dir():
         args.parser.error(f"no results folder {str(args.results)!r}")
-    difference = verify(args.digests, args.results, partial=args.partial)
+    try:
+        difference = verify(args.digests, args.results, partial=args.partial)
+    except DigestFileError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     if difference is not None:
         print(f"results differ from {args.digests}: {difference}", file=sys.stderr)
         return 1
@@ -180,6 +188,11 @@ def _bounded(
 
 
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
+# The study config's bounds on games (g2048/study/schema.yaml), which the CLI keeps too: `play`
+# holds every game's row until the end, so it refuses more games up front instead of streaming.
+_SIZES = load_schema()["$defs"]
+MAX_GAMES = _SIZES["games"]["maximum"]
+MAX_TRAINING_GAMES = _SIZES["training_games"]["maximum"]
 
 
 def _depth(text: str) -> int | str:
@@ -304,12 +317,13 @@ def _train(args: argparse.Namespace) -> int:
         "alpha": args.alpha,
         "coherence": args.coherence,
         "checkpoint_every": args.checkpoint_every,
+        "batch": args.batch,
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
         data, curve, network = stages.train(
             "td", settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
-            lambda line: print(line, flush=True),
+            args.threads, lambda line: print(line, flush=True),
         )  # fmt: skip
     except ValueError as exc:
         args.parser.error(str(exc))
@@ -507,13 +521,35 @@ def build_parser() -> argparse.ArgumentParser:
         "the same command resumes from it.",
     )
     train.add_argument("--network", choices=list(NETWORKS), default="wu6x4", help="(default wu6x4)")
-    train.add_argument("--games", type=_bounded(int, 1), default=100000, help="(default 100000)")
+    train.add_argument(
+        "--games",
+        type=_bounded(int, 1, MAX_TRAINING_GAMES),
+        default=100000,
+        help=f"(default 100000, at most {MAX_TRAINING_GAMES})",
+    )
     train.add_argument("--alpha", type=_positive_float, default=0.1, help="(default 0.1)")
     train.add_argument("--coherence", action="store_true", help="temporal-coherence learning rates")
     train.add_argument("--seed", type=_bounded(int, 0), default=1, help="run seed (default 1)")
     train.add_argument("--study-seed", type=_bounded(int, 0), default=2048, help="(default 2048)")
     train.add_argument(
-        "--checkpoint-every", type=_bounded(int, 1000), default=10000, help="(default 10000)"
+        "--checkpoint-every",
+        type=_bounded(int, 1000, MAX_TRAINING_GAMES),
+        default=10000,
+        help="(default 10000)",
+    )
+    train.add_argument(
+        "--batch",
+        type=_bounded(int, 1, 1000),
+        default=1,
+        help="games per round, a divisor of 1000 (default 1: serial): a round's games are "
+        "played with the weights as they stood at its start, on --threads threads, then their "
+        "updates are made in game order (the result depends on --batch, not on --threads)",
+    )
+    train.add_argument(
+        "--threads",
+        type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
+        default=1,
+        help="threads that play a round's games (default 1; with --batch > 1)",
     )
     train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")
@@ -522,7 +558,19 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play", parents=[agent_options], help="play games and summarize them"
     )
-    play.add_argument("--games", type=_bounded(int, 1), default=10, help="(default 10)")
+    play.add_argument(
+        "--games",
+        type=_bounded(
+            int,
+            1,
+            MAX_GAMES,
+            " (play keeps every game's row until the end: more is refused, "
+            "not streamed; play more in runs of --start and --games)",
+        ),
+        default=10,
+        help=f"(default 10; at most {MAX_GAMES}: every game's row is kept until the end, so "
+        "more are refused up front, not streamed; split a bigger run with --start)",
+    )
     play.add_argument(
         "--start", type=_bounded(int, 0), default=0, help="index of the first game (default 0)"
     )

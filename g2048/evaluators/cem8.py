@@ -1,4 +1,4 @@
-"""Seed 003's eight features (cross-entropy post), normalised as in the seed; m = largest rank.
+"""Source 003's eight features (cross-entropy post), normalised as in the source; m = largest rank.
 
 - empty: empty cells / 16.
 - smoothness: -sum |a - b| over adjacent non-empty pairs of rows and columns, on ranks, / 32.
@@ -13,12 +13,12 @@
 - edge_big: tiles of at least a quarter of the largest (rank >= m - 2) on the 12 border cells / 8.
 - danger: -1 when at most 2 cells are empty, else 0.
 
-Deviations from the seed, all fixing a bug against its own comments. Monotonicity: the seed adds
+Deviations from the source, all fixing a bug against its own comments. Monotonicity: the source adds
 |diff|, which makes every direction score the same up to the +-1 terms, while its comment says
 increases count positive and decreases negative; we add the signed diff. second_adjacent: the
 seed only tests second largest >= largest / 2, never the adjacency its name and comment announce.
-edge_big: the seed counts cells >= max / 4 in integer division, so with a largest tile of 2 every
-empty border cell counts; we count tiles only. DEFAULT_WEIGHTS are the seed's CEM initial mean;
+edge_big: the source counts cells >= max / 4 in integer division, so with a largest tile of 2 every
+empty border cell counts; we count tiles only. DEFAULT_WEIGHTS are the source's CEM initial mean;
 the CEM samples it with sigma 1, and BOUNDS is a box of at least 3 sigma around it.
 """
 

@@ -1,15 +1,15 @@
-"""Seed 001's classic expectimax heuristic: empty cells, monotonicity, smoothness, corner bonus.
+"""Source 001's classic expectimax heuristic: empty cells, monotonicity, smoothness, corner bonus.
 
 value = 2.7 * empty + 1.0 * monotonicity + 0.1 * smoothness + 2.0 * corner by default, with
 
 - empty: the number of empty cells (0..16).
-- monotonicity: the seed's `monotonicity_score`: over adjacent non-empty pairs (a, b) with a > b,
+- monotonicity: the source's `monotonicity_score`: over adjacent non-empty pairs (a, b) with a > b,
   read left to right in the rows and top to bottom in the columns, the sum of log2(a) - log2(b).
   It rewards only the drops towards the right and the bottom, i.e. the top-left corner.
 - smoothness: -sum |log2(a) - log2(b)| over adjacent non-empty pairs of rows and columns.
 - corner: the largest tile's value (e.g. 2048) when a corner cell holds it, else 0.
 
-The seed's listing lost its operators; we read `if a and b and a > b: cur += log2(a) - log2(b)`
+The source's listing lost its operators; we read `if a and b and a > b: cur += log2(a) - log2(b)`
 and `score += max(cur, 0)`, where the max is a no-op since cur only grows. As written, rises are
 never penalised, so a zig-zag row such as 8 2 8 2 (drops 2 + 2) outscores the ordered 8 4 2 0
 (drops 1 + 1), against the post's prose ("disordered boards score low"); we keep it as specified.

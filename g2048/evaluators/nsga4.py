@@ -1,6 +1,6 @@
-"""Seed 000's four normalised objectives (NSGA-II post): monotonicity, empty, merges, corner.
+"""Source 000's four normalised objectives (NSGA-II post): monotonicity, empty, merges, corner.
 
-Each feature lies in [0, 1] and the weights live on the simplex, as in the seed:
+Each feature lies in [0, 1] and the weights live on the simplex, as in the source:
 
 - monotonicity: per line, the rank drops D and rises R between adjacent cells in nibble order
   (left to right, top to bottom; an empty cell has rank 0), summed over the rows (Dh, Rh) and
@@ -10,14 +10,14 @@ Each feature lies in [0, 1] and the weights live on the simplex, as in the seed:
 - merges: adjacent equal non-empty pairs in rows and columns (empties do not separate) / 24.
 - corner: 1 when a corner cell holds the largest rank, else 0.
 
-Deviations from the seed. Its monotonicity, max(Dh', Rh') + max(Dv', Rv') on 4**rank
+Deviations from the source. Its monotonicity, max(Dh', Rh') + max(Dv', Rv') on 4**rank
 differences divided by a fixed 20000 and clipped at 1, is capped at 1 in every position with a
 128 or more (4**7 = 16384 alone nearly fills the 20000; 24% of random-policy positions, 76% of
 greedy ones), so it stops telling positions apart for most of a game, and its max() also grows
 with any large gradient, ordered or not. Ours works on ranks and divides by the
 board's own total variation: max(D, R) / (D + R) lies in [1/2, 1] and equals (1 + |D - R| /
-(D + R)) / 2, so the feature is the seed's max() made scale-free and stretched to [0, 1]: 1 when
-every row steps one way and every column one way, 0 when the steps cancel. The seed's corner test
+(D + R)) / 2, so the feature is the source's max() made scale-free and stretched to [0, 1]: 1 when
+every row steps one way and every column one way, 0 when the steps cancel. The source's corner test
 takes the first maximum in scan order, so a second copy of the largest tile outside a corner hides
 one in a corner; ours asks whether any corner holds the largest rank.
 """

@@ -7,9 +7,13 @@ still to come after a move (before the tile spawns), so agents add the rewards a
 (AFTERSTATE in g2048.evaluators); a dead board is worth 0.
 
 Numba takes a network as (weights, table), like any evaluator: `weights` is the float64
-layout vector [m, then per tuple: n, offset into lut, the 8 x n bit shifts of its cells under
-each symmetry]; `table` is the float32 lut viewed as float64 (no copy; `value` views it back).
-Indices come straight from the bitboard with shifts and masks, cell j of a tuple in nibble j.
+layout vector [m, then per tuple: offset into lut, k, then k (rotation, mask) pairs, one per run
+of consecutive cells]; `table` is the float32 lut viewed as float64 (no copy; `value` views it
+back). A value first makes the board's 8 images (`symmetric_boards`, a transpose and a few
+swaps of rows and of nibbles), then reads every tuple off each image as TDL2048+ does: a run of
+cells is one rotation and one mask, cell j of a tuple landing in nibble j of its index (four
+6-tuples: 6 masks per image instead of 24 nibbles). The sum runs tuple by tuple, each over the
+8 images in order, in float64, so values are the same to the bit as reading each cell's nibble.
 """
 
 from __future__ import annotations
@@ -19,7 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from g2048.engine.bitboard import transpose
 
 NAME = "ntuple"
 # Named networks: Wu et al. (TAAI 2014), four 6-tuples (4 x 16**6 weights, 268 MB as float32);
@@ -56,15 +65,47 @@ def lut_size(tuples: tuple[tuple[int, ...], ...]) -> int:
     return sum(16 ** len(t) for t in tuples)
 
 
+def tuple_runs(t: tuple[int, ...]) -> list[tuple[int, int]]:
+    """A tuple's cells as runs of consecutive cells: (rotation, mask) pairs such that the
+    tuple's index in an image is the OR of (image rotated right by `rotation`) & mask."""
+    runs = []
+    j = 0
+    while j < len(t):
+        end = j + 1
+        while end < len(t) and t[end] == t[end - 1] + 1:
+            end += 1
+        rotation = (4 * (t[j] - j)) % 64
+        runs.append((rotation, ((1 << (4 * (end - j))) - 1) << (4 * j)))
+        j = end
+    return runs
+
+
 def layout(tuples: tuple[tuple[int, ...], ...]) -> np.ndarray:
     """The float64 layout vector numba reads (see the module docstring)."""
     out = [float(len(tuples))]
     offset = 0
     for t in tuples:
-        out += [float(len(t)), float(offset)]
-        out += [4.0 * symmetric_cell(c, s) for s in range(SYMMETRIES) for c in t]
+        runs = tuple_runs(t)
+        out += [float(offset), float(len(runs))]
+        out += [float(x) for run in runs for x in run]
         offset += 16 ** len(t)
     return np.array(out)
+
+
+def network_shape(tuples: tuple[tuple[int, ...], ...]) -> tuple[tuple[np.uint64, ...], ...]:
+    """The tuples as constants for kernels compiled per network (`shape_value`): per tuple,
+    its offset into lut and its runs' (rotation, mask) pairs, padded with (0, 0) to the
+    network's most runs. A kernel that holds the shape as a closure constant gets every
+    rotation, mask and loop bound folded in at compile time, as TDL2048+'s templates do."""
+    runs = [tuple_runs(t) for t in tuples]
+    most = max(len(r) for r in runs)
+    out = []
+    offset = 0
+    for t, rs in zip(tuples, runs, strict=True):
+        rs = rs + [(0, 0)] * (most - len(rs))
+        out.append(tuple(np.uint64(x) for x in (offset, *(v for run in rs for v in run))))
+        offset += 16 ** len(t)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -121,12 +162,48 @@ def prepare(network: Network) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def tuple_index(board: np.uint64, weights: np.ndarray, p: int, n: int) -> int:
-    """The index into a tuple's table of the cells whose shifts are weights[p : p + n]."""
-    idx = 0
-    for j in range(n):
-        shift = np.uint64(np.int64(weights[p + j]))  # via int64: one conversion instruction
-        idx |= np.int64((board >> shift) & np.uint64(0xF)) << (4 * j)
+def _mirror(b: np.uint64) -> np.uint64:
+    """The board with each row's cells in reverse order (cell (r, c) -> (r, 3 - c))."""
+    b = ((b & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4)) | (
+        (b >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    )
+    return ((b & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8)) | (
+        (b >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)
+    )
+
+
+@njit(cache=True, inline="always")
+def _flip(b: np.uint64) -> np.uint64:
+    """The board with its rows in reverse order (cell (r, c) -> (3 - r, c))."""
+    b = ((b & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16)) | (
+        (b >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)
+    )
+    return (b << np.uint64(32)) | (b >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def symmetric_boards(b: np.uint64) -> tuple:
+    """The 8 images of b: image s holds in cell c what b holds in `symmetric_cell(c, s)`."""
+    b = np.uint64(b)
+    t = transpose(b)
+    m = _mirror(b)
+    mt = _mirror(t)
+    return (b, _flip(t), _flip(m), mt, m, t, _flip(b), _flip(mt))
+
+
+@njit(cache=True, inline="always")
+def _rotate_right(x: np.uint64, r: np.uint64) -> np.uint64:
+    return (x >> r) | (x << ((np.uint64(64) - r) & np.uint64(63)))
+
+
+@njit(cache=True, inline="always")
+def run_index(image: np.uint64, weights: np.ndarray, q: int, k: int) -> np.uint64:
+    """The index of a tuple in one image, from its k (rotation, mask) runs at weights[q:]."""
+    idx = np.uint64(0)
+    for r in range(k):
+        rotation = np.uint64(np.int64(weights[q + 2 * r]))  # via int64: one instruction
+        mask = np.uint64(np.int64(weights[q + 2 * r + 1]))
+        idx |= _rotate_right(image, rotation) & mask
     return idx
 
 
@@ -134,28 +211,84 @@ def tuple_index(board: np.uint64, weights: np.ndarray, p: int, n: int) -> int:
 def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
     """V(board): the sum of the table entries of every tuple under every symmetry."""
     lut = table.view(np.float32)
+    images = symmetric_boards(board)
     total = 0.0
     p = 1
     for _ in range(int(weights[0])):
-        n = int(weights[p])
-        offset = int(weights[p + 1])
-        p += 2
-        for _ in range(SYMMETRIES):
-            total += lut[offset + tuple_index(board, weights, p, n)]
-            p += n
+        offset = np.uint64(np.int64(weights[p]))
+        k = int(weights[p + 1])
+        for image in images:
+            total += lut[offset + run_index(image, weights, p + 2, k)]
+        p += 2 + 2 * k
     return total
 
 
 @njit(cache=True)
 def indices(board: np.uint64, weights: np.ndarray, idx: np.ndarray) -> None:
     """The lut entries V(board) reads, into idx (m x 8 of them, tuple by tuple)."""
+    images = symmetric_boards(board)
     p = 1
-    k = 0
+    n = 0
     for _ in range(int(weights[0])):
-        n = int(weights[p])
-        offset = int(weights[p + 1])
-        p += 2
-        for _ in range(SYMMETRIES):
-            idx[k] = offset + tuple_index(board, weights, p, n)
-            p += n
-            k += 1
+        offset = np.uint64(np.int64(weights[p]))
+        k = int(weights[p + 1])
+        for image in images:
+            idx[n] = offset + run_index(image, weights, p + 2, k)
+            n += 1
+        p += 2 + 2 * k
+
+
+@intrinsic
+def prefetch(typingctx, array, index):  # noqa: ANN001, ANN201, ARG001
+    """Ask the CPU to bring array[index] into its caches (LLVM's prefetch: read, high
+    locality, data), without waiting for it; no effect on any result."""
+    sig = types.void(array, index)
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        array_type = signature.args[0]
+        ary = context.make_array(array_type)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, array_type, ary, [args[1]])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def shape_index(image: np.uint64, spec: tuple) -> np.uint64:
+    """The index (offset included) of one tuple of a `network_shape` in one image."""
+    idx = spec[0]
+    for r in range((len(spec) - 1) // 2):
+        idx += _rotate_right(image, spec[1 + 2 * r]) & spec[2 + 2 * r]
+    return idx
+
+
+@njit(cache=True, inline="always")
+def shape_value(board: np.uint64, shape: tuple, lut: np.ndarray) -> float:
+    """`value` for a network given by its `network_shape` (a compile-time constant in a kernel
+    built per network) and its float32 lut: the same sum, in the same order."""
+    images = symmetric_boards(board)
+    total = 0.0
+    for spec in shape:
+        for image in images:
+            total += lut[shape_index(image, spec)]
+    return total
+
+
+@njit(cache=True, inline="always")
+def shape_indices(board, shape, idx, at=0, lut=None) -> None:  # noqa: ANN001
+    """`indices` for a network given by its `network_shape`, into idx[at : at + m x 8]; with
+    `lut`, each entry is also prefetched (`prefetch`), so that the memory waits of several
+    boards' values overlap where one value's loads would each stall on a cache miss."""
+    images = symmetric_boards(board)
+    n = at
+    for spec in shape:
+        for image in images:
+            i = shape_index(image, spec)
+            idx[n] = i
+            if lut is not None:
+                prefetch(lut, i)
+            n += 1

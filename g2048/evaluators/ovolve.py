@@ -1,7 +1,8 @@
-"""Seed 004's evaluation (after ovolve/2048-AI): smoothness, monotonicity, ln(empty + 1), max rank.
+"""Source 004's evaluation (after ovolve/2048-AI): smoothness, monotonicity, ln(empty + 1),
+max rank.
 
 value = 0.1 * smoothness + 1.0 * monotonicity + 2.7 * ln(empty + 1) + 1.0 * max_rank by
-default, all on ranks (the seed's board holds log2 of the tiles, 0 = empty):
+default, all on ranks (the source's board holds log2 of the tiles, 0 = empty):
 
 - smoothness: -sum |a - b| over adjacent non-empty pairs of rows and columns.
 - monotonicity: ovolve's `monotonicity2`. Each line is walked from its first cell, stepping over
@@ -12,8 +13,8 @@ default, all on ranks (the seed's board holds log2 of the tiles, 0 = empty):
 - ln_empty: ln(1 + empty cells).
 - max_rank: the largest rank, log2 of the largest tile.
 
-The seed matches ovolve except that its smoothness compares adjacent cells only where ovolve looks
-past empty cells to the next tile; we follow the seed. No bug needed fixing.
+The source matches ovolve except that its smoothness compares adjacent cells only where ovolve looks
+past empty cells to the next tile; we follow the source. No bug needed fixing.
 """
 
 from __future__ import annotations

@@ -14,10 +14,20 @@ between two blocks at 39 000 games). The step alpha * error is divided over the 
 value reads. With `coherence`, each weight's step is scaled by its temporal-coherence rate
 |E| / A (Jaskowski 2018, TC(0); E sums the weight's errors, A their absolute values; 1 while A
 is 0).
+
+The kernels are compiled per network (`kernels`), its tuples constants of the code, and read
+the same weights in the same order as the generic evaluator (`ntuple.value`), so a run is the
+same to the bit either way (tested against a step-by-step reference). A move's four afterstates
+have their entries computed and prefetched before any value is summed, the entries of the
+afterstate chosen are kept for its update, and the backward pass prefetches AHEAD updates on
+and sums each updated value alongside the next afterstate's current one: the memory waits
+overlap instead of adding up (the tables are far larger than the caches). With batch > 1,
+games are played in rounds (`train`), in parallel.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,78 +37,231 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
-from numba import njit
+from numba import njit, prange
 
-from g2048.agents.rollout import evaluator_move
-from g2048.engine.bitboard import OVERFLOW, max_rank, spawn_tile, start_board
+from g2048.engine.bitboard import OVERFLOW, max_rank, shift_scored, spawn_tile, start_board
+from g2048.engine.parallel import check_threads, thread_count
 from g2048.engine.rng import seed_state
-from g2048.evaluators import AFTERSTATE
-from g2048.evaluators.ntuple import SYMMETRIES, Network, indices, prepare, zero_network
+from g2048.evaluators.ntuple import (
+    SYMMETRIES,
+    Network,
+    lut_size,
+    network_shape,
+    network_tuples,
+    prefetch,
+    prepare,
+    shape_indices,
+    zero_network,
+)
 
 # Columns of the per-game records `train_games` fills.
 SCORE, MAX_RANK, MOVES = range(3)
+# The backward pass prefetches the entries of the update this many afterstates ahead (a power
+# of 2 less 1: rows of the ring are picked by a mask).
+AHEAD = 3
+EPISODE = 4096  # the moves of a game the episode buffers hold at first (they grow on demand)
 
 
-@njit(cache=True)
-def _learn(after, target, alpha, weights, lut, idx, tc_e, tc_a) -> float:  # noqa: ANN001
-    """Move V(after) towards `target` (TD error x alpha, split over the weights, TC-scaled when
-    tc_e is not empty); the updated V(after)."""
-    indices(after, weights, idx)
-    before = 0.0
-    for i in idx:
-        before += lut[i]
-    step = alpha * (target - before) / idx.size
-    for i in idx:
-        if tc_e.size:
+@njit(cache=True, inline="always")
+def _sum(lut, path, o, size) -> float:  # noqa: ANN001
+    """The value whose lut entries are path[o : o + size]: their sum, in order, in float64."""
+    total = 0.0
+    for k in range(o, o + size):
+        total += lut[path[k]]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _greedy_move(b, shape, lut, rows) -> tuple[int, np.uint64, int]:  # noqa: ANN001
+    """The network's move from b: the best reward + V(afterstate), ties to the first direction
+    (as `evaluator_move` with the ntuple evaluator); (-1, b, 0) when no move is left. The lut
+    entries of every legal afterstate d go to rows[d x m x 8 :] and are prefetched, before the
+    first value is summed from them (so the memory waits of the four values overlap)."""
+    size = len(shape) * SYMMETRIES
+    moves = (shift_scored(b, 0), shift_scored(b, 1), shift_scored(b, 2), shift_scored(b, 3))
+    for d in range(4):
+        if moves[d][0] != b:
+            shape_indices(moves[d][0], shape, rows, d * size, lut)
+    best, chosen, board, score = -np.inf, -1, b, 0
+    for d in range(4):
+        after, gained = moves[d]
+        if after != b:
+            v = _sum(lut, rows, d * size, size) + gained
+            if v > best:
+                best, chosen, board, score = v, d, after, gained
+    return chosen, board, score
+
+
+@njit(cache=True, inline="always")
+def _learn(target, before, alpha, lut, path, o, p, size, tc_e, tc_a, coherent) -> tuple:  # noqa: ANN001
+    """Move the value whose lut entries are path[o : o + size], now `before`, towards `target`
+    (TD error x alpha, split over the weights, TC-scaled when `coherent`): (its updated value,
+    the value whose entries are path[p : p + size] after the update; 0 when p < 0). A weight
+    read twice (a board with symmetries) is stepped twice, and the updated values are read
+    after all the steps; the two sums run side by side, each in its own order."""
+    step = alpha * (target - before) / size
+    if coherent:
+        for k in range(o, o + size):
+            i = path[k]
             rate = abs(tc_e[i]) / tc_a[i] if tc_a[i] > 0 else 1.0
             tc_e[i] += np.float32(step)
             tc_a[i] += np.float32(abs(step))
             lut[i] += np.float32(rate * step)
-        else:
-            lut[i] += np.float32(step)
-    updated = 0.0
-    for i in idx:
-        updated += lut[i]
-    return updated
+    else:
+        step32 = np.float32(step)
+        for k in range(o, o + size):
+            lut[path[k]] += step32
+    if p < 0:
+        return _sum(lut, path, o, size), 0.0
+    updated = following = 0.0
+    for k in range(size):
+        updated += lut[path[o + k]]
+        following += lut[path[p + k]]
+    return updated, following
 
 
-@njit(cache=True)
-def train_games(seeds, weights, table, alpha, tc_e, tc_a, records) -> None:  # noqa: ANN001
-    """Play and learn from one game per seed, in order; records[i] = (score, max rank, moves).
+@njit(cache=True, inline="always")
+def _prefetch_update(lut, path, o, size, tc_e, tc_a, coherent) -> None:  # noqa: ANN001
+    """Prefetch the entries path[o : o + size] of an update (and their TC accumulators)."""
+    for k in range(o, o + size):
+        prefetch(lut, path[k])
+        if coherent:
+            prefetch(tc_e, path[k])
+            prefetch(tc_a, path[k])
 
-    weights, table: the network as `ntuple.prepare` gives it (table is updated in place).
-    tc_e, tc_a: the temporal-coherence accumulators (float32, lut-sized), or empty arrays.
-    """
-    lut = table.view(np.float32)
-    ev = (AFTERSTATE, weights, table)
-    idx = np.empty(int(weights[0]) * SYMMETRIES, dtype=np.int64)
-    afters = np.empty(4096, dtype=np.uint64)
-    rewards = np.empty(4096, dtype=np.int64)
-    for g in range(seeds.size):
-        spawns = seed_state(seeds[g])
-        b = start_board(spawns)
-        n = 0
-        score = 0
-        while True:
-            d, after, gained = evaluator_move(b, ev)
-            if d < 0 or gained >= OVERFLOW:
-                break
-            if n == afters.size:  # grow the episode's buffers
-                afters = np.concatenate((afters, np.empty_like(afters)))
-                rewards = np.concatenate((rewards, np.empty_like(rewards)))
-            afters[n] = after
+
+@njit(cache=True, inline="always")
+def _play(seed, shape, lut, moves, path, rewards) -> tuple[int, int, np.uint64]:  # noqa: ANN001
+    """Play the game of `seed` greedily with the network (learning nothing): (moves, score,
+    final board). Move i's reward goes to rewards[i] and the entries of its afterstate to
+    path[i x m x 8 :], for the moves that fit (rewards.size); moves: scratch for the entries of
+    the four afterstates of a move."""
+    size = len(shape) * SYMMETRIES
+    spawns = seed_state(seed)
+    b = start_board(spawns)
+    n = 0
+    score = 0
+    while True:
+        d, after, gained = _greedy_move(b, shape, lut, moves)
+        if d < 0 or gained >= OVERFLOW:
+            break
+        if n < rewards.size:
+            for k in range(size):
+                path[n * size + k] = moves[d * size + k]
             rewards[n] = gained
-            n += 1
-            score += gained
-            b = spawn_tile(after, spawns)
-        target = 0.0
-        for i in range(n - 1, -1, -1):
-            target = rewards[i] + _learn(afters[i], target, alpha, weights, lut, idx, tc_e, tc_a)
-        records[g, SCORE] = score
-        records[g, MAX_RANK] = max_rank(b)
-        records[g, MOVES] = n
+        n += 1
+        score += gained
+        b = spawn_tile(after, spawns)
+    return n, score, b
+
+
+@njit(cache=True, inline="always")
+def _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent) -> None:  # noqa: ANN001
+    """The updates of an episode of n moves (as `_play` records it), backwards from its end;
+    the entries of the update AHEAD afterstates on are prefetched meanwhile."""
+    for i in range(n - 1, max(n - 1 - AHEAD, -1), -1):
+        _prefetch_update(lut, path, i * size, size, tc_e, tc_a, coherent)
+    target = 0.0
+    before = _sum(lut, path, (n - 1) * size, size) if n > 0 else 0.0
+    for i in range(n - 1, -1, -1):
+        if i >= AHEAD:
+            _prefetch_update(lut, path, (i - AHEAD) * size, size, tc_e, tc_a, coherent)
+        # the update of afterstate i, then its updated value and afterstate i - 1's current one
+        o, p = i * size, (i - 1) * size
+        updated, before = _learn(target, before, alpha, lut, path, o, p, size, tc_e, tc_a, coherent)
+        target = rewards[i] + updated
+
+
+def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable, Callable]:
+    """The training kernels of one network (its `network_shape`, lut indices of type `index`),
+    with or without TC (all constants of the code): serial, and in rounds."""
+    size = len(shape) * SYMMETRIES  # the weights a value reads
+
+    @njit(cache=True)
+    def train_games(seeds, table, alpha, tc_e, tc_a, records, capacity) -> None:  # noqa: ANN001
+        """Play and learn from one game per seed, in order; records[i] = (score, max rank,
+        moves). table: the lut (viewed as float64, updated in place); tc_e, tc_a: the
+        temporal-coherence accumulators (float32, lut-sized; empty without TC); capacity: the
+        moves an episode holds before it grows."""
+        lut = table.view(np.float32)
+        moves = np.empty(4 * size, dtype=index)
+        # the episode: the entries of each afterstate chosen, and the reward on the way to it
+        path = np.empty(capacity * size, dtype=index)
+        rewards = np.empty(capacity, dtype=np.int64)
+        for g in range(seeds.size):
+            n, score, b = _play(seeds[g], shape, lut, moves, path, rewards)
+            if n > rewards.size:  # a longer game than any so far: grow, play it again
+                path = np.empty(2 * n * size, dtype=index)
+                rewards = np.empty(2 * n, dtype=np.int64)
+                n, score, b = _play(seeds[g], shape, lut, moves, path, rewards)
+            _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent)
+            records[g, SCORE] = score
+            records[g, MAX_RANK] = max_rank(b)
+            records[g, MOVES] = n
+
+    @njit(cache=True, parallel=True)
+    def train_rounds(seeds, table, alpha, tc_e, tc_a, records, capacity, batch) -> None:  # noqa: ANN001
+        """train_games in rounds of `batch` games: a round's games are played in parallel
+        (prange) with the weights as they stood at its start, then their updates are made in
+        game order; the same result on any number of threads."""
+        lut = table.view(np.float32)
+        cap = capacity  # moves recorded per game
+        path = np.empty((batch, cap * size), dtype=index)
+        rewards = np.empty((batch, cap), dtype=np.int64)
+        played = np.zeros((batch, 3), dtype=np.int64)
+        for start in range(0, seeds.size, batch):
+            m = min(batch, seeds.size - start)
+            while True:
+                for j in prange(m):
+                    moves = np.empty(4 * size, dtype=index)
+                    n, score, b = _play(seeds[start + j], shape, lut, moves, path[j], rewards[j])
+                    played[j, MOVES] = n
+                    played[j, SCORE] = score
+                    played[j, MAX_RANK] = max_rank(b)
+                longest = played[:m, MOVES].max()
+                if longest <= cap:
+                    break
+                cap = 2 * longest  # a longer game than any so far: grow, play them again
+                path = np.empty((batch, cap * size), dtype=index)
+                rewards = np.empty((batch, cap), dtype=np.int64)
+            for j in range(m):
+                n = played[j, MOVES]
+                _update(n, path[j], rewards[j], size, alpha, lut, tc_e, tc_a, coherent)
+                records[start + j] = played[j]
+
+    return train_games, train_rounds
+
+
+@functools.cache
+def kernels(name: str) -> tuple[tuple[Callable, Callable], tuple[Callable, Callable], Callable]:
+    """((train_games, train_rounds), the same with TC, greedy_games) compiled for the network
+    called `name` (each on its first call): its tuples are constants of the code
+    (`ntuple.network_shape`), so indices need no layout to be read."""
+    tuples = network_tuples(name)
+    shape = network_shape(tuples)
+    index = np.uint32 if lut_size(tuples) <= 2**32 else np.uint64
+
+    @njit(cache=True)
+    def greedy_games(seeds, table, records) -> None:  # noqa: ANN001
+        """Play one game per seed with the network at 1 ply, learning nothing; records as
+        train_games'. The same games as the greedy agent's (`play_games`) on these seeds."""
+        lut = table.view(np.float32)
+        moves = np.empty(4 * len(shape) * SYMMETRIES, dtype=index)
+        nothing = (np.empty(0, dtype=index), np.empty(0, dtype=np.int64))  # no episode kept
+        for g in range(seeds.size):
+            n, score, b = _play(seeds[g], shape, lut, moves, nothing[0], nothing[1])
+            records[g, SCORE] = score
+            records[g, MAX_RANK] = max_rank(b)
+            records[g, MOVES] = n
+
+    return (
+        _train_kernels(shape, index, False),
+        _train_kernels(shape, index, True),
+        greedy_games,
+    )
 
 
 CURVE_COLUMNS = (
@@ -196,6 +359,8 @@ def train(
     key: dict | None = None,
     progress: Callable[[int, int, dict], None] | None = None,
     resumed: Callable[[int], None] | None = None,
+    batch: int = 1,
+    threads: int = 1,
 ) -> tuple[Network, pd.DataFrame]:
     """Train an n-tuple network from zero weights on `games` TD(0) games: (network, curve).
 
@@ -206,9 +371,17 @@ def train(
     a resumed run ends with the same network and curve as an uninterrupted one.
     progress(games done, games, curve row as a dict) follows each block; resumed(games done)
     is called when a checkpoint is resumed.
+
+    batch > 1 trains in rounds of `batch` games (a divisor of `block`): a round's games are
+    played with the weights as they stood at its start, on `threads` threads, then their
+    updates are made in game order, so the result depends on batch but not on threads. batch=1
+    is the serial algorithm (threads then do not apply).
     """
     if games < 1 or block < 1:
         raise ValueError(f"games and block must be >= 1, got {games}, {block}")
+    if batch < 1 or block % batch:
+        raise ValueError(f"batch must be a positive divisor of block ({block}), got {batch}")
+    check_threads(threads)
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha}")
     if checkpoint_every < 1 or checkpoint_every % block:
@@ -219,25 +392,28 @@ def train(
     trainer = Trainer(zero_network(network), coherence)
     path = Path(checkpoint) if checkpoint is not None else None
     settings = {"network": network, "alpha": alpha, "coherence": coherence, "block": block}
+    if batch > 1:
+        settings["batch"] = batch
     digest = checkpoint_key(settings | (key or {}))
     if path is not None and trainer.restore(path, digest) and resumed is not None:
         resumed(trainer.games_done)
-    none = (np.zeros(0, dtype=np.uint64), np.zeros((0, 3), dtype=np.int64))
+    serial, rounds = kernels(network)[1 if coherence else 0]
+
+    def train_games(seeds: np.ndarray, records: np.ndarray) -> None:
+        state = (trainer.table, alpha, trainer.tc_e, trainer.tc_a, records, EPISODE)
+        if batch == 1:
+            serial(seeds, *state)
+        else:  # a round's games handed out one at a time: they differ in length
+            with thread_count(threads), numba.parallel_chunksize(1):
+                rounds(seeds, *state, batch)
+
     # compile (or load from the cache) now, not inside the first block's time
-    train_games(none[0], trainer.weights, trainer.table, alpha, trainer.tc_e, trainer.tc_a, none[1])
+    train_games(np.zeros(0, dtype=np.uint64), np.zeros((0, 3), dtype=np.int64))
     while trainer.games_done < games:
         count = min(block, games - trainer.games_done)
         records = np.zeros((count, 3), dtype=np.int64)
         t0 = time.perf_counter()
-        train_games(
-            seeds(trainer.games_done, count),
-            trainer.weights,
-            trainer.table,
-            alpha,
-            trainer.tc_e,
-            trainer.tc_a,
-            records,
-        )
+        train_games(seeds(trainer.games_done, count), records)
         trainer.games_done += count
         row = block_row(trainer.games_done, records, time.perf_counter() - t0)
         trainer.curve.append(row)

@@ -47,6 +47,17 @@ def mean_ci(x: object, level: float = 0.95) -> tuple[float, float, float]:
     return _t_interval(_sample(x), level)
 
 
+def median_ci(x: object, level: float = 0.95) -> tuple[float, float, float]:
+    """(median, low, high): the distribution-free interval for the median between two order
+    statistics, x_(r) and x_(n+1-r) with r the largest rank whose binomial tail
+    P(Bin(n, 1/2) < r) stays within (1 - level) / 2 (the whole range when n is too small)."""
+    _check_level(level)
+    values = np.sort(_sample(x))
+    n = values.size
+    r = max(1, int(stats.binom.ppf((1 - level) / 2, n, 0.5)))
+    return float(np.median(values)), float(values[r - 1]), float(values[n - r])
+
+
 def wilson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """(low, high): the Wilson score interval for a binomial rate successes / n."""
     _check_level(level)

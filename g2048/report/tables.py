@@ -17,6 +17,11 @@ from g2048.study.naming import OBJECTIVE_NAMES
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
 
 
+def number(x: float) -> str:
+    """Scores as whole numbers with thousands separators, rates to three significant digits."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
 def summary_row(df: pd.DataFrame) -> dict[str, float]:
     """The columns every table shares: games, score (mean, 95% CI, median), reach rates with
     Wilson CIs, mean moves, milliseconds per move."""
@@ -117,11 +122,36 @@ def _versus(name: str, df: pd.DataFrame, base: pd.DataFrame) -> dict[str, float]
     }
 
 
+def with_holm(rows: list[dict]) -> pd.DataFrame:
+    """The rows as a table with `holm_pvalue`: their t-test p-values Holm-corrected over the
+    table's comparisons (a row that compares nothing has none and does not count)."""
+    table = pd.DataFrame(rows)
+    if "t_pvalue" not in table:
+        table["t_pvalue"] = np.nan
+    table["holm_pvalue"] = holm(table["t_pvalue"])
+    return table
+
+
+def holm_note(table: pd.DataFrame, family: str, test: str = "paired t-tests'") -> str:
+    """The line under a table of tests that names its family and its multiplicity control."""
+    m = int(table["holm_pvalue"].notna().sum())
+    return (
+        f"holm_pvalue: the {test} p-values Holm-corrected over the {m} comparisons of this "
+        f"table ({family}); intervals are per-comparison 95% intervals."
+    )
+
+
 def validation_table(games: dict[str, pd.DataFrame], reference: str) -> pd.DataFrame:
-    """One row per weight set, with the paired score difference to `reference` (same seeds)."""
+    """One row per weight set, with the paired score difference to `reference` (same seeds) and
+    its t-test p-value Holm-corrected over the table (the reference's own row compares
+    nothing)."""
     base = games[reference]
-    rows = [{"name": n} | summary_row(df) | _versus(n, df, base) for n, df in games.items()]
-    return pd.DataFrame(rows)
+    return with_holm(
+        [
+            {"name": n} | summary_row(df) | ({} if n == reference else _versus(n, df, base))
+            for n, df in games.items()
+        ]
+    )
 
 
 def transfer_table(games: dict[tuple[str, int], pd.DataFrame], reference: str) -> pd.DataFrame:
@@ -135,9 +165,7 @@ def transfer_table(games: dict[tuple[str, int], pd.DataFrame], reference: str) -
         if name != reference:
             row |= _versus(name, df, games[(reference, depth)])
         rows.append(row)
-    table = pd.DataFrame(rows)
-    table["holm_pvalue"] = holm(table["t_pvalue"])
-    return table
+    return with_holm(rows)
 
 
 def common_games(
@@ -155,8 +183,9 @@ def common_games(
 def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per (network entry, heuristic entry) of the benchmark playing with the same agent:
     both entries' mean score and 2048 rate on their common games (the same seeds), the paired
-    score difference network - heuristic with its 95% interval and p-values, and whether
-    either side played under a time budget (`timed`)."""
+    score difference network - heuristic with its 95% interval and p-values (the t-test's
+    Holm-corrected over the table), and whether either side played under a time budget
+    (`timed`)."""
     rows = []
     for network, heuristic in pairs:
         a, b = common_games(games, network, heuristic)
@@ -179,7 +208,7 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
                 "timed": bool(a["timed"].any() or b["timed"].any()),
             }
         )
-    return pd.DataFrame(rows)
+    return with_holm(rows)
 
 
 def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:

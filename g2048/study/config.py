@@ -30,9 +30,19 @@ from g2048.study.naming import (
     parse_weights,
     transfer_name,
 )
+from g2048.study.weights import weights_problem
 
 # Shipped with the package; config/schema.yaml links here for readers of the config folder.
 SCHEMA = Path(__file__).resolve().parent / "schema.yaml"
+# What a study config may be, checked before the schema is: the shipped ones are about 10 KB,
+# 1 000 values and 5 levels deep. A YAML file can be small and still expand, through its
+# aliases, into billions of values (an "alias bomb"): the values are counted as they expand.
+MAX_CONFIG_BYTES = 1 << 20
+MAX_CONFIG_VALUES = 100_000
+MAX_CONFIG_DEPTH = 32
+# Snakemake reads a config file with YTE: when its top level sets this key, the file's values
+# are Python templates that Snakemake evaluates (runs) as it reads the file.
+TEMPLATE_KEY = "__use_yte__"
 
 
 class ConfigError(ValueError):
@@ -72,8 +82,45 @@ def load_schema(path: Path = SCHEMA) -> dict:
     return add_to_schema(schema)
 
 
+def _count_values(value: object, depth: int, seen: dict[int, int]) -> int:
+    """The number of values of a parsed YAML document once its aliases are expanded (an alias
+    is a shared object: it is counted once per use, but walked once); ConfigError beyond
+    MAX_CONFIG_DEPTH levels (which a recursive alias reaches too)."""
+    if not isinstance(value, dict | list):
+        return 1
+    if depth >= MAX_CONFIG_DEPTH:
+        raise ConfigError(
+            f"invalid configuration: nested deeper than {MAX_CONFIG_DEPTH} levels (a study "
+            "config has 5; a recursive YAML alias?)"
+        )
+    if id(value) not in seen:
+        children = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        seen[id(value)] = 1 + sum(_count_values(v, depth + 1, seen) for v in children)
+    return seen[id(value)]
+
+
+def check_plain(config: object) -> None:
+    """ConfigError unless `config` is plain data of a study config's size: no Snakemake
+    template key, at most MAX_CONFIG_VALUES values with its aliases expanded, at most
+    MAX_CONFIG_DEPTH levels deep. Cheap whatever the aliases would expand to."""
+    if isinstance(config, dict) and TEMPLATE_KEY in config:
+        raise ConfigError(
+            f"invalid configuration:\n  config key {TEMPLATE_KEY}: turns the file's values into "
+            "Python templates that Snakemake runs as it reads the file; a study config is plain "
+            "data (remove the key)"
+        )
+    count = _count_values(config, 0, {})
+    if count > MAX_CONFIG_VALUES:
+        raise ConfigError(
+            f"invalid configuration: {count:,} values once its YAML aliases are expanded, more "
+            f"than the {MAX_CONFIG_VALUES:,} a study config may hold (a shipped one has about "
+            "1 000): an alias bomb?"
+        )
+
+
 def validate_config(config: dict, schema: dict | None = None) -> dict:
     """Check a study configuration (in place, filling defaults); ConfigError names the key."""
+    check_plain(config)
     schema = load_schema() if schema is None else schema
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
@@ -84,24 +131,65 @@ def validate_config(config: dict, schema: dict | None = None) -> dict:
     return config
 
 
-def load_config(path: str | Path) -> dict:
-    """Read and validate a study's YAML file; ConfigError names the file and, for a YAML syntax
-    error, its line and column (Snakemake's own message names neither)."""
+def read_yaml(path: str | Path, plain: bool = True) -> object:
+    """A config file's YAML, parsed safely (no tags that build objects) and within bounds:
+    at most MAX_CONFIG_BYTES, then (`plain`) `check_plain`. ConfigError names the file and,
+    for a YAML syntax error, its line and column (Snakemake's own message names neither)."""
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"{path}: {size:,} bytes, more than the {MAX_CONFIG_BYTES:,} a study config may "
+                "have (a shipped one has about 10 000)"
+            )
         config = yaml.safe_load(Path(path).read_text())
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{where}: not valid YAML: {problem}") from None
+    try:
+        if plain:
+            check_plain(config)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return config
+
+
+def load_config(path: str | Path) -> dict:
+    """Read and validate a study's YAML file (`read_yaml`, then `validate_config`);
+    ConfigError names the file."""
+    config = read_yaml(path)
     if not isinstance(config, dict):
         raise ConfigError(f"{path}: a study config is a YAML mapping of keys")
     try:
         return validate_config(config)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+def refuse_templates(paths: list[str | Path]) -> None:
+    """ConfigError naming the first of the config files `paths` (those that exist) whose top
+    level sets Snakemake's TEMPLATE_KEY, for the workflow's first lines: Snakemake has already
+    evaluated the templates of the files given by --configfile when the Snakefile starts (and
+    removed the key from `config`), but not those of its own `configfile:`, which is read
+    after this check."""
+    for path in paths:
+        if not Path(path).is_file():
+            continue
+        data = read_yaml(path, plain=False)
+        if isinstance(data, dict) and TEMPLATE_KEY in data:
+            raise ConfigError(
+                f"{path}: sets {TEMPLATE_KEY}, which makes Snakemake evaluate the file's values "
+                "as Python templates (Snakemake has run those of a --configfile before this "
+                "check could); a study config is plain data: remove the key"
+            )
 
 
 def _fail(key: str, message: str) -> None:
@@ -113,6 +201,9 @@ def _check_weights(key: str, evaluator: str, weights: object) -> None:
         check_weights(evaluator, weights)
     except ValueError as exc:
         _fail(key, str(exc))
+    problem = weights_problem(evaluator, weights)
+    if problem is not None:
+        _fail(key, problem)
 
 
 def _agent(key: str, spec: dict) -> AgentConfig:
@@ -136,6 +227,26 @@ def run_settings(config: dict, name: str) -> dict:
     if name in config["tune"] and name not in ("seeds", "runs"):
         return config["tune"][name]
     raise KeyError(name)
+
+
+def run_record(config: dict, name: str) -> dict:
+    """What every result file of the tuning run `name` must record, as the config says: its
+    `run` name, `method`, the `evaluator` its weight sets are for, its `settings` (as the
+    config check filled them in), the `study_seed`, the tuning `seeds`, and for a run that
+    trains a network the `network` it names (plain data: a Snakemake parameter)."""
+    settings = run_settings(config, name)
+    method = get_method(settings.get("method", name))
+    record = {
+        "run": name,
+        "method": method.name,
+        "evaluator": method.evaluator(settings),
+        "settings": settings,
+        "study_seed": config["study_seed"],
+        "seeds": list(config["tune"]["seeds"]),
+    }
+    if method.trains_network:
+        record["network"] = settings["network"]
+    return record
 
 
 def run_method(config: dict, name: str) -> Method:
@@ -284,7 +395,7 @@ def entry(config: dict, name: str) -> dict:
 def switching_pairs(config: dict) -> list[tuple[str, str]]:
     """(switching entry, its balanced twin) of the benchmark: the twin plays the `tuned:` weights
     of the front the switching entry switches along, with the same evaluator and depth, as
-    expectimax (seed 000's comparison of switching with its balanced point)."""
+    expectimax (source 000's comparison of switching with its balanced point)."""
     entries = config["benchmark"]["entries"]
     pairs = []
     for e in entries:

@@ -91,6 +91,12 @@ def selected_weights(selection: dict, switching: bool) -> np.ndarray | str:
     return weights
 
 
+def network_file(run: str, seed: int) -> str:
+    """The network file a run that trains networks writes for `seed` (the train rule's output,
+    relative to the study's folder), e.g. "results/tune/td/seed1.npz"."""
+    return f"results/tune/{run}/seed{seed}.npz"
+
+
 def tuning_purpose(run: str, seed: int, step: str = "") -> str:
     """Seed purpose of a tuning run's games, e.g. "nsga2-s1", or of one of its steps when the
     run plays fresh seeds each time, e.g. "cem-s1-iter3", or of its re-evaluation on fresh

@@ -3,7 +3,7 @@
 An objective maps a population X (n, d) to its values by playing every candidate's games with
 `play_games`. Common random numbers: all candidates of one call play the same game seeds, which
 come from the study's ``study_seed`` and the run's purpose (`naming.tuning_purpose`: the run's
-name and the optimiser's seed) via `game_seeds`, never from the optimiser's generator (seed 003,
+name and the optimiser's seed) via `game_seeds`, never from the optimiser's generator (source 003,
 section 7). Call k of an objective is generation k of NSGA-II (0 = the initial population) or
 iteration k of the CEM or CMA-ES; with ``fresh_seeds`` it plays the seeds of purpose
 ``"<run>-s<seed>-gen<k>"`` / ``"<run>-s<seed>-iter<k>"``, otherwise those of purpose
@@ -11,10 +11,10 @@ iteration k of the CEM or CMA-ES; with ``fresh_seeds`` it plays the seeds of pur
 purpose ``"<run>-s<seed>-fresh"``. Use one objective per run: the call counter is part of its
 state.
 
-Agents. Seed 000 trains with its ``Expectimax(depth=1)``, which moves, samples one spawn with the
+Agents. Source 000 trains with its ``Expectimax(depth=1)``, which moves, samples one spawn with the
 agent's own generator and evaluates that board: a greedy player whose evaluation is blurred by a
 random spawn. Its correct form is the greedy agent (depth 1: the board after the move), so
-SEED000_AGENT is greedy. Seed 003 trains with one-step greedy (its ``simulate`` also samples a
+SEED000_AGENT is greedy. Source 003 trains with one-step greedy (its ``simulate`` also samples a
 spawn before evaluating; same fix) and proposes a "two-step lookahead" for deployment: move, take
 the expectation over the spawns (0.9 / 0.1 over the empty cells), then the best move, then
 evaluate, i.e. M C M E, which its cost estimate (4 x 8 x 4 = 128 evaluations per move) counts.
@@ -45,9 +45,9 @@ SEED003_AGENT = AgentConfig("greedy")
 SEED003_LOOKAHEAD = AgentConfig("expectimax", depth=3)
 
 FITNESSES = ("log2_max_tile", "score")  # measured as the objectives of the same names
-DEFAULT_FITNESS = FITNESSES[0]  # seed 003's
+DEFAULT_FITNESS = FITNESSES[0]  # source 003's
 # Fixed scales of `NSGA2Objective.normalise` (moves are divided by the objective's max_moves).
-SCORE_SCALE = 20000.0  # seed 000's divisor: a scale, not a bound (tuned greedy players pass it)
+SCORE_SCALE = 20000.0  # source 000's divisor: a scale, not a bound (tuned greedy players pass it)
 RANK_SCALE = 15.0  # 32768, the largest tile a game here can hold
 EMPTY_SCALE = 16.0  # no position has more empty cells
 
@@ -170,26 +170,26 @@ class GameObjective:
 
 
 class NSGA2Objective(GameObjective):
-    """Seed 000's four objectives of a weight vector, all maximised, as means over its games.
+    """Source 000's four objectives of a weight vector, all maximised, as means over its games.
 
     Columns (naming.OBJECTIVES): score, log2 of the largest tile, moves, and the mean
-    number of empty cells over the positions the agent faced (`empty_mean`). The seed's fourth
+    number of empty cells over the positions the agent faced (`empty_mean`). The source's fourth
     objective, empty cells at the end, is 0 for every lost game (only games stopped by the move cap
-    end with space left), so it carries no information; the mean over the game keeps the seed's
+    end with space left), so it carries no information; the mean over the game keeps the source's
     intent, room to manoeuvre. Games stop after ``max_moves`` moves (seed: 2000).
 
-    Seeds: fixed for the whole run by default (seed 000, section 4: varying seeds add noise that
+    Seeds: fixed for the whole run by default (source 000, section 4: varying seeds add noise that
     drowns real differences). With ``fresh_seeds`` each generation's children play new seeds
     while the survivors keep the values they earned on earlier seeds, so survival compares across
     seed sets; CRN then hold only within a generation.
 
-    Simplex (``simplex``, default: True for nsga4 only, as in seed 000): the optimiser searches the
-    box [0, 1]^d and a candidate x plays the weights x / sum(x) (the uniform vector when x = 0).
+    Simplex (``simplex``, default: True for nsga4 only, as in source 000): the optimiser searches
+    the box [0, 1]^d and a candidate x plays the weights x / sum(x) (the uniform vector when x = 0).
     Every positive multiple of x plays the same weights. For nsga4 this changes no game, as a linear
     value's argmax (and expectimax's expectations) are invariant under positive scaling, but it
-    makes the reported weights (`weights_of`) canonical and comparable with the seed's.
+    makes the reported weights (`weights_of`) canonical and comparable with the source's.
 
-    Normalisation. The seed divides the objectives by fixed scales "so that no objective dominates
+    Normalisation. The source divides the objectives by fixed scales "so that no objective dominates
     crowding". That changes nothing in NSGA-II: dominance is invariant under positive per-objective
     scaling, and `nsga2.crowding_distance` already divides each objective's gaps by its range in
     the front, so ranks, crowding distances (up to rounding) and hence the search are the same.
@@ -252,20 +252,20 @@ class NSGA2Objective(GameObjective):
 
 
 class CEMObjective(GameObjective):
-    """Seed 003's fitness of a weight vector: mean log2(max tile) over its games (or mean score).
+    """Source 003's fitness of a weight vector: mean log2(max tile) over its games (or mean score).
 
     Games stop after ``max_moves`` moves (seed: 250 in training, 400 and 800 when checking), so
-    the fitness rewards how far a policy gets in a fixed number of moves. The seed prefers the
-    largest tile to the score, which a policy can farm without progressing. Beware the seed's cap:
+    the fitness rewards how far a policy gets in a fixed number of moves. The source prefers the
+    largest tile to the score, which a policy can farm without progressing. Beware the source's cap:
     the tiles gain about 2.2 per move, so after 250 moves they sum to about 550 and the largest is
     almost always 256 (181 of 200 greedy games with the default cem8 weights), and the fitness
     hardly separates candidates that survive; a cap that games rarely reach avoids this.
 
-    Seeds. Seed 003 draws each game's seed from the sampler's generator, so every candidate meets
+    Seeds. Source 003 draws each game's seed from the sampler's generator, so every candidate meets
     different games and the fitness mixes sampling and game noise; it asks for evaluation seeds
     kept apart from the sampler's. Here all candidates of an iteration play the same seeds (CRN,
     the "same random seed for different parameters" its conclusion recommends). By default
-    (``fresh_seeds``) each iteration plays new seeds, as the seed's own code does, so the search
+    (``fresh_seeds``) each iteration plays new seeds, as the source's own code does, so the search
     does not fit a handful of games; with fixed seeds, which its text ("fixed seeds, so rounds are
     comparable") suggests, the fitness is a deterministic function of the weights and values are
     comparable across iterations, at the price of tuning to those few games.

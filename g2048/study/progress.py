@@ -31,12 +31,26 @@ def game_progress(log: Log, label: str) -> Callable[[int, int], None]:
     return report
 
 
+class ReportedError(ValueError):
+    """An error whose message says all a user needs (what is wrong where, and the remedy, as
+    a bad result file's does): a script ends on it with that line, without a traceback."""
+
+
 def script_log(path: str) -> Log:
     """The log of a Snakemake script: a Log appending timestamped lines to `path`, line
     buffered (progress survives a crash and can be followed with tail -f); stderr goes there
-    too, so warnings and tracebacks land in the job's log."""
+    too, so warnings and tracebacks land in the job's log. A ReportedError that ends the
+    script is logged as its message alone."""
     stream = open(path, "a", buffering=1)  # noqa: SIM115 (open for the script's lifetime)
     sys.stderr = stream
+
+    def report(kind: type, error: BaseException, trace: object) -> None:
+        if isinstance(error, ReportedError):
+            stream.write(f"error: {error}\n")
+        else:
+            sys.__excepthook__(kind, error, trace)
+
+    sys.excepthook = report
 
     def log(line: str) -> None:
         stream.write(f"{time.strftime('%H:%M:%S')} {line}\n")

@@ -1,9 +1,14 @@
 """Reading and writing result files: JSON with sorted keys and fixed float formatting, CSV via
 pandas, so that equal results give byte-identical files.
 
-One checked reader per kind of result file (games, tuning run, selection, history): a file that
-is unreadable, truncated or not what it must hold raises ResultFileError naming the file, what
-is wrong and how to rebuild it, before anything downstream uses it.
+One checked reader per kind of result file (games, tuning run, selection, history, network): a
+file that is unreadable, truncated or not what it must hold raises ResultFileError naming the
+file, what is wrong and how to rebuild it, before anything downstream uses it. What it must
+hold: the types, shapes and ranges of its values (numbers finite, weights inside their
+evaluator's box, see g2048.study.weights; a network of the kind and size the config names), and
+its provenance: given the run's record (`config.run_record`: what the config says the run is),
+the run, method, evaluator, seeds and settings the file records must be the config's, and a
+network's weights must have the SHA-256 its training run recorded.
 
 naming.TIMING_COLUMNS (per-game CSVs and tables) are the only columns that differ between two runs
 of the same study, but for the rows marked in TIMED_COLUMN (games under a time budget, whose
@@ -13,15 +18,22 @@ them out.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from g2048.evaluators import get_evaluator
+from g2048.evaluators.ntuple import Network, lut_size, network_tuples
 from g2048.play import COLUMNS
 from g2048.study.methods import Method, get_method
-from g2048.study.naming import NETWORK_EVALUATOR, selected_weights
+from g2048.study.naming import NETWORK_EVALUATOR, network_file
+from g2048.study.progress import ReportedError
+from g2048.study.weights import shown, weights_problem
 
 TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)
 PARALLEL_COLUMN = "parallel"  # True in rows searched in parallel: NODE_COLUMNS vary with timing
@@ -32,7 +44,7 @@ REBUILD = (
 )
 
 
-class ResultFileError(ValueError):
+class ResultFileError(ReportedError):
     """A result file that cannot be used: the message names it, the fault and the remedy."""
 
     def __init__(self, path: str | Path, problem: str) -> None:
@@ -81,7 +93,11 @@ def write_csv(path: str | Path, df: pd.DataFrame) -> None:
     df.to_csv(path, index=False)
 
 
-def _read_csv(path: str | Path, columns: tuple[str, ...]) -> pd.DataFrame:
+def _read_csv(
+    path: str | Path, columns: tuple[str, ...], numeric: tuple[str, ...] | None = None
+) -> pd.DataFrame:
+    """The CSV with every one of `columns`, no value missing, and the `numeric` ones (default:
+    all of `columns`) numbers (or true/false), finite."""
     try:
         df = pd.read_csv(path)
     except (OSError, ValueError) as exc:  # pandas' parser errors are ValueErrors
@@ -92,13 +108,29 @@ def _read_csv(path: str | Path, columns: tuple[str, ...]) -> pd.DataFrame:
     if df[list(columns)].isna().any().any():
         rows = df.index[df[list(columns)].isna().any(axis=1)].tolist()
         raise ResultFileError(path, f"has missing values (rows {rows[:5]}): truncated?")
+    for column in columns if numeric is None else numeric:
+        values = df[column]
+        if pd.api.types.is_bool_dtype(values):
+            continue
+        if not pd.api.types.is_numeric_dtype(values):
+            bad = pd.to_numeric(values, errors="coerce").isna()
+            row = int(np.argmax(bad.to_numpy()))
+            raise ResultFileError(
+                path, f"column {column} holds {values.iloc[row]!r} in row {row}, not a number"
+            )
+        finite = np.isfinite(values.to_numpy(dtype=np.float64))
+        if not finite.all():
+            row = int(np.argmin(finite))
+            raise ResultFileError(
+                path, f"column {column} holds {values.iloc[row]} in row {row}, not a finite number"
+            )
     return df
 
 
 def read_games(path: str | Path, seeds: np.ndarray, start: int = 0) -> pd.DataFrame:
     """The per-game records of games start, start + 1, ... played from `seeds`: every column of
     play.COLUMNS, no missing value, the games in order and complete, each with its own seed."""
-    df = _read_csv(path, COLUMNS)
+    df = _read_csv(path, COLUMNS, tuple(c for c in COLUMNS if c != "depths"))
     if len(df) != len(seeds):
         raise ResultFileError(path, f"holds {len(df)} games, not {len(seeds)}: truncated?")
     if not np.array_equal(df["game"].to_numpy(), np.arange(start, start + len(seeds))):
@@ -116,35 +148,284 @@ def _method(path: str | Path, data: dict) -> Method:
         raise ResultFileError(path, str(exc)) from None
 
 
-def read_tune(path: str | Path) -> dict:
-    """A tuning run's result (tune stage): its method's keys, the run's seed and settings."""
-    data = read_json(path, ("run", "method", "seed", "settings"))
-    return read_json(path, _method(path, data).result_keys)
+def _canonical(value: object) -> object:
+    """`value` as its JSON file holds it (numpy values and tuples made plain)."""
+    return json.loads(json.dumps(_plain(value), sort_keys=True))
 
 
-def read_selection(path: str | Path) -> dict:
-    """The weights a tuning run offers (select stage): numbers of the evaluator's length, and
-    NSGA-II's three switching rows; or the file of a td run's network."""
-    data = read_json(path, ("run", "method", "seed", "evaluator", "weights"))
-    if data["evaluator"] == NETWORK_EVALUATOR:
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _numbers(path: str | Path, key: str, value: object, where: str = "") -> None:
+    """ResultFileError unless `value` is a finite number or a list (of lists, or a mapping) of
+    them: the numeric entries of tuning results and selections."""
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _numbers(path, key, item, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for name, item in value.items():
+            _numbers(path, key, item, f"{where}.{name}")
+        return
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if ok:
         try:
-            network = selected_weights(data, switching=False)
-        except ValueError as exc:
-            raise ResultFileError(path, str(exc)) from None
-        if not Path(network).is_file():
-            raise ResultFileError(path, f"names the network file {network}, which is missing")
-        return data
-    switching = "switching" in data or _method(path, data).switches(data["evaluator"])
-    try:  # the format's one reader, as the pipeline and the CLI read it
-        weights = selected_weights(data, switching=False)
-        rows = selected_weights(data, switching=True) if switching else np.tile(weights, (3, 1))
+            ok = math.isfinite(value)
+        except OverflowError:  # an int beyond any float
+            ok = False
+    if not ok:
+        raise ResultFileError(
+            path,
+            f"its {key!r} entry holds {shown(value)}{' at ' + where if where else ''}, "
+            "not a finite number",
+        )
+
+
+def _check_provenance(
+    path: str | Path, data: dict, record: dict, seed: int | None, keys: tuple[str, ...]
+) -> None:
+    """ResultFileError unless what the file records (`keys` of run, method, evaluator,
+    study_seed, settings; and its seed) is what the config says of the run (`record`):
+    `seed` is the one its path names, or None for any of the run's seeds (a pick)."""
+    run = record["run"]
+    if data["run"] != run:
+        raise ResultFileError(
+            path, f"records run {shown(data['run'])}, not {run!r}: a file of another run?"
+        )
+    if data["method"] != record["method"]:
+        raise ResultFileError(
+            path,
+            f"records method {shown(data['method'])}; the config's run {run} is {record['method']}",
+        )
+    if "evaluator" in keys and data["evaluator"] != record["evaluator"]:
+        raise ResultFileError(
+            path,
+            f"records evaluator {shown(data['evaluator'])}; the config's run {run} tunes "
+            f"{record['evaluator']}",
+        )
+    if not _is_int(data["seed"]):
+        raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
+    if seed is not None and data["seed"] != seed:
+        raise ResultFileError(
+            path, f"records seed {data['seed']}, not {seed} (the seed of its path)"
+        )
+    if seed is None and data["seed"] not in record["seeds"]:
+        raise ResultFileError(
+            path,
+            f"records seed {data['seed']}, not one of the config's tune.seeds {record['seeds']}",
+        )
+    if "study_seed" in keys and data.get("study_seed") != record["study_seed"]:
+        raise ResultFileError(
+            path,
+            f"records study_seed {shown(data.get('study_seed'))}; the config's is "
+            f"{record['study_seed']}",
+        )
+    if "settings" in keys:
+        mine, config = _canonical(data["settings"]), _canonical(record["settings"])
+        if mine != config:
+            first = next(
+                k
+                for k in sorted(mine.keys() | config.keys())
+                if mine.get(k, ...) != config.get(k, ...)
+            )
+            raise ResultFileError(
+                path,
+                f"records settings other than the config's for run {run} ({first}: "
+                f"{shown(mine.get(first, '(none)'))} here, "
+                f"{shown(config.get(first, '(none)'))} in the config)",
+            )
+
+
+def _check_weights(path: str | Path, key: str, evaluator: str, value: object) -> None:
+    problem = weights_problem(evaluator, value)
+    if problem is not None:
+        raise ResultFileError(path, f"its {key!r} entry {problem}")
+
+
+def _check_offer(path: str | Path, offer: dict, method: Method, evaluator: str) -> None:
+    """ResultFileError unless `offer` (a selection, or what a tuning run's file would select)
+    holds valid weights of `evaluator`: its vector and, when the method offers them (or the
+    file has them), the switching agent's three rows."""
+    try:
+        get_evaluator(evaluator)
     except ValueError as exc:
         raise ResultFileError(path, str(exc)) from None
-    if rows.shape != (3, weights.size) or not np.isfinite(rows).all():
-        raise ResultFileError(path, "holds weights of the wrong shape or non-finite values")
+    _check_weights(path, "weights", evaluator, offer["weights"])
+    if "switching" in offer or method.switches(evaluator):
+        rows = offer.get("switching")
+        if isinstance(rows, np.ndarray):
+            rows = rows.tolist()
+        if not isinstance(rows, list) or len(rows) != 3:
+            raise ResultFileError(
+                path, f"its 'switching' entry must hold 3 weight vectors, got {shown(rows)}"
+            )
+        for row in rows:
+            _check_weights(path, "switching", evaluator, row)
+    for key in ("train", "fresh", "objectives"):
+        if key in offer:
+            _numbers(path, key, _plain(offer[key]))
+
+
+def read_tune(path: str | Path, record: dict | None = None, seed: int | None = None) -> dict:
+    """A tuning run's result (tune stage): its method's keys, the run's seed and settings,
+    every numeric entry finite, and what it offers for selection valid (weights of the run's
+    evaluator inside its box; a td run's network file, its digest and games). With the run's
+    `record` (config.run_record) and `seed`: the run, method, seed, study seed and settings
+    the config gives it."""
+    data = read_json(path, ("run", "method", "seed", "settings"))
+    method = _method(path, data)
+    missing = [k for k in method.result_keys if k not in data]
+    if missing:
+        raise ResultFileError(path, f"lacks the key(s) {', '.join(missing)}")
+    if not isinstance(data["settings"], dict):
+        raise ResultFileError(path, f"its 'settings' entry is {shown(data['settings'])}")
+    if record is not None:
+        _check_provenance(path, data, record, seed, ("study_seed", "settings"))
+    elif not _is_int(data["seed"]):
+        raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
+    if "games_played" in data and not (_is_int(data["games_played"]) and data["games_played"] >= 0):
+        raise ResultFileError(
+            path, f"records games_played {shown(data['games_played'])}, not a count"
+        )
+    if method.trains_network:
+        expected = network_file(data["run"], data["seed"])
+        if data["network"] != expected:
+            raise ResultFileError(
+                path, f"names the network file {shown(data['network'])}, not {expected}"
+            )
+        digest = data["network_sha256"]
+        if not (isinstance(digest, str) and len(digest) == 64 and set(digest) <= set(_HEX)):
+            raise ResultFileError(path, f"records network_sha256 {shown(digest)}, not a SHA-256")
+        if data["games"] != data["settings"].get("games") or not _is_int(data["games"]):
+            raise ResultFileError(
+                path,
+                f"records {shown(data['games'])} games, its settings "
+                f"{shown(data['settings'].get('games'))}",
+            )
+        return data
+    for key in (*method.result_keys, "reevaluation"):
+        if key in data:
+            _numbers(path, key, data[key])
+    evaluator = data["settings"].get("evaluator")
+    try:
+        offer = method.select(data)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise ResultFileError(
+            path, f"offers no weights to select ({type(exc).__name__}: {exc})"
+        ) from None
+    _check_offer(path, offer, method, evaluator)
     return data
 
 
+_HEX = "0123456789abcdef"
+
+
+def read_selection(
+    path: str | Path, record: dict | None = None, seed: int | None = None, pick: bool = False
+) -> dict:
+    """The weights a tuning run offers (select stage; with `pick`, the seed's weights that
+    validated best, pick_tuned): weights of its evaluator's length, finite, inside the
+    evaluator's box, and NSGA-II's three switching rows; or the file of a td run's network.
+    With the run's `record` (config.run_record): the run, method and evaluator the config
+    gives it, and the seed of its path (`seed`), or for a pick one of the run's seeds whose
+    validation scores (which it records) are the best."""
+    data = read_json(path, ("run", "method", "seed", "evaluator", "weights"))
+    method = _method(path, data)
+    if record is not None:
+        _check_provenance(path, data, record, seed, ("evaluator",))
+    elif not _is_int(data["seed"]):
+        raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
+    if pick or "validation_mean_scores" in data:
+        _check_pick(path, data, record)
+    if data["evaluator"] == NETWORK_EVALUATOR or method.trains_network:
+        if not method.trains_network or data["evaluator"] != NETWORK_EVALUATOR:
+            raise ResultFileError(
+                path,
+                f"records evaluator {shown(data['evaluator'])} for method {method.name}: "
+                "networks are trained by td, and only networks",
+            )
+        expected = network_file(data["run"], data["seed"])
+        if data["weights"] != expected:
+            raise ResultFileError(
+                path, f"names the network file {shown(data['weights'])}, not {expected}"
+            )
+        return data
+    _check_offer(path, data, method, data["evaluator"])
+    return data
+
+
+def _check_pick(path: str | Path, data: dict, record: dict | None) -> None:
+    """A pick's validation mean scores (one per seed, finite) make its seed the best."""
+    scores = data.get("validation_mean_scores")
+    _numbers(path, "validation_mean_scores", scores)
+    seeds = None if record is None else record["seeds"]
+    if not isinstance(scores, list) or (seeds is not None and len(scores) != len(seeds)):
+        count = "one per seed" if seeds is None else f"{len(seeds)}, one per seed"
+        raise ResultFileError(
+            path, f"its 'validation_mean_scores' entry must hold {count}, got {shown(scores)}"
+        )
+    if seeds is not None and data["seed"] != seeds[int(np.argmax(scores))]:
+        raise ResultFileError(
+            path,
+            f"picks seed {data['seed']}, but the validation mean scores it records make seed "
+            f"{seeds[int(np.argmax(scores))]} the best",
+        )
+
+
 def read_history(path: str | Path, method: str) -> pd.DataFrame:
-    """A tuning run's history (per generation, iteration or block of games) by `method`."""
+    """A tuning run's history (per generation, iteration or block of games) by `method`: its
+    columns, numbers, finite."""
     return _read_csv(path, get_method(method).history_columns)
+
+
+def read_network(
+    path: str | Path, network: str, sha256: str | None = None, run_file: str | Path = ""
+) -> Network:
+    """A trained network (tune stage, td): a network file holding a network of the kind the
+    config names (`network`: so its tuples), a float32 table of that kind's size, every weight
+    finite, and (`sha256`) the digest of its weights that its training run recorded in
+    `run_file`. Its kind is read before its table, so a file of a big network of the wrong
+    kind is refused without loading it."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if sorted(data.files) != ["lut", "name"]:
+                raise ResultFileError(
+                    path, f"holds the arrays {', '.join(data.files) or '(none)'}, not name and lut"
+                )
+            name = data["name"]
+            if name.dtype.kind != "U" or name.shape != ():
+                raise ResultFileError(path, f"its name is {name!r}, not a network's name")
+            if str(name) != network:
+                raise ResultFileError(
+                    path,
+                    f"holds a {str(name)!r} network; the config's tune.td.network is {network!r}",
+                )
+            lut = data["lut"]
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
+        if isinstance(exc, ResultFileError):
+            raise
+        raise ResultFileError(path, f"is not a network file ({exc})") from None
+    size = lut_size(network_tuples(network))
+    if lut.dtype != np.float32 or lut.shape != (size,):
+        raise ResultFileError(
+            path,
+            f"holds a table of {lut.dtype} {lut.shape}; a {network} network (tuples "
+            f"{network_tuples(network)}) has {size} float32 weights",
+        )
+    finite = np.isfinite(lut)
+    if not finite.all():
+        raise ResultFileError(
+            path,
+            f"holds {int(lut.size - finite.sum())} NaN or infinite weights (the first at entry "
+            f"{int(np.argmin(finite))})",
+        )
+    lut = np.ascontiguousarray(lut)
+    digest = hashlib.sha256(lut.tobytes()).hexdigest()
+    if sha256 is not None and digest != sha256:
+        raise ResultFileError(
+            path,
+            f"its weights' SHA-256 is {digest[:16]}..., not {sha256[:16]}... as its training "
+            f"run recorded in {run_file}: replaced since?",
+        )
+    return Network(network, lut)

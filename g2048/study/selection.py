@@ -12,7 +12,7 @@ def select_balanced(F: np.ndarray) -> int:
     """Index of the front point closest (Euclidean) to the ideal point, all objectives maximised
     and each scaled to [0, 1] over the front, so that no objective's units dominate.
 
-    Seed 000 takes the middle of the front as it happens to be stored, which depends on sort
+    Source 000 takes the middle of the front as it happens to be stored, which depends on sort
     order; the point nearest the ideal is a standard, order-free compromise.
     """
     F = np.asarray(F, dtype=np.float64)

@@ -3,6 +3,8 @@ the Snakemake script writes. Scripts in workflow/scripts only adapt files to the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -13,12 +15,12 @@ from g2048.study.config import agent_config, shard_range
 from g2048.study.methods import WeightMethod, get_method
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
+    NETWORK_EVALUATOR,
     VALIDATE_PURPOSE,
-    parse_weights,
     selected_weights,
 )
 from g2048.study.progress import Log, game_progress
-from g2048.study.results import read_games
+from g2048.study.results import read_games, read_network, read_selection, read_tune
 
 
 def tune(
@@ -40,6 +42,7 @@ def train(
     study_seed: int,
     network_path: str,
     checkpoint: str,
+    threads: int,
     log: Log,
 ) -> tuple[dict, pd.DataFrame, Network]:
     """One training run of a network by the method with its own section `tune.<run>` (td; see
@@ -47,7 +50,7 @@ def train(
     method = get_method(run)
     if not method.trains_network:
         raise ValueError(f"method {method.name!r} trains no network")
-    return method.train(settings, seed, study_seed, network_path, checkpoint, log)
+    return method.train(settings, seed, study_seed, network_path, checkpoint, threads, log)
 
 
 def select(tuned: dict) -> dict:
@@ -86,15 +89,31 @@ def play_weight_set(
     )
 
 
-def entry_weights(entry: dict, selection: dict | None) -> object:
-    """The weights a benchmark entry plays: its own (None = defaults), or, for a `tuned:` or
-    `front:` spec, those of the selection file the spec names."""
-    spec = parse_weights(entry.get("weights"))
-    if spec is None:
-        return entry.get("weights")
-    if selection is None:
-        raise ValueError(f"benchmark entry {entry['name']!r} needs the {spec} selection file")
-    return selected_weights(selection, spec.switching)
+def tuned_weights(
+    selection: str,
+    record: dict,
+    *,
+    seed: int | None = None,
+    switching: bool = False,
+    networks: Sequence[str] = (),
+    runs: Sequence[str] = (),
+) -> tuple[str, object]:
+    """(evaluator, weights) of a selection file of the run `record` (config.run_record),
+    checked: the seed's selection (`seed`) or the run's pick (None). Weights: its vector, or
+    (`switching`) its three rows; for a run that trains networks, the checked Network of the
+    selected seed: its file (`networks`) checked against the SHA-256 that its training run
+    recorded in its result file (`runs`), both given for `seed`, or for a pick for every seed
+    of the run in order (the job's inputs)."""
+    data = read_selection(selection, record, seed, pick=seed is None)
+    if data["evaluator"] != NETWORK_EVALUATOR:
+        return data["evaluator"], selected_weights(data, switching)
+    seeds = [seed] if seed is not None else record["seeds"]
+    if len(networks) != len(seeds) or len(runs) != len(seeds):
+        raise ValueError(f"{selection}: give the network and run files of seeds {seeds}")
+    where = seeds.index(data["seed"])
+    tuned = read_tune(runs[where], record, data["seed"])
+    network = read_network(networks[where], record["network"], tuned["network_sha256"], runs[where])
+    return data["evaluator"], network
 
 
 def validation_seeds(study_seed: int, games: int) -> np.ndarray:

@@ -93,6 +93,7 @@ def test_expectimax_depth_3_equals_brute_force_on_played_boards() -> None:
         )
 
 
+@pytest.mark.slow
 def test_nneonneo_leaves_summed_in_place_equal_its_evaluation() -> None:
     """The search's straight-line leaves for nneonneo's evaluator give, for every spawn of many
     chance nodes, exactly the best evaluation over the legal moves and their number (-inf, 0
@@ -191,6 +192,7 @@ def outcome(df) -> np.ndarray:  # noqa: ANN001
     return df[["score", "max_tile", "moves", "empty_mean"]].to_numpy()
 
 
+@pytest.mark.slow
 def test_table_on_and_off_play_identical_games_at_cutoff_zero() -> None:
     seeds = game_seeds(3, "tt", 3)
     # depth 5: the table serves chance nodes with two or more plies below them

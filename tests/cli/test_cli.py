@@ -66,6 +66,7 @@ def test_play_prints_the_summary_and_writes_the_csv(capsys, tmp_path: Path) -> N
     assert "game moves/s" in text
 
 
+@pytest.mark.slow
 def test_play_as_a_subprocess(tmp_path: Path) -> None:
     """A fresh process (which may load the compiled engine from numba's disk cache) plays the
     same games as this one."""
@@ -166,7 +167,7 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
         (["--agent", "greedy", "--evaluator", "nosuch"], "invalid choice: 'nosuch'"),
         (["--agent", "greedy", "--weights", "1,2"], f"takes {N_WEIGHTS} weights"),
         (["--agent", "greedy", "--weights", "1,x"], "got '1,x'"),
-        (["--agent", "greedy", "--games", "-3"], "argument --games: must be >= 1, got -3"),
+        (["--agent", "greedy", "--games", "-3"], "argument --games: must be in 1..1000000"),
         (["--agent", "expectimax", "--depth", "0"], "depth must be in 1..27 or 'auto', got 0"),
         (["--agent", "greedy", "--threads", str(CORES + 1)], f"cores), got {CORES + 1}"),
         (["--agent", "greedy", "--weights", "missing.json"], "cannot read weights file missing"),
@@ -174,6 +175,8 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
         (["--agent", "greedy", "--out", "/no/such/dir/x.csv"], "No such file or directory"),
         (["--agent", "greedy", "--out", "/tmp"], "--out: '/tmp' is a directory"),
         (["--agent", "greedy", "--out", "/proc/version"], "--out: cannot write '/proc/version'"),
+        (["--agent", "greedy", "--games", "1000000000000"], "refused, not streamed"),
+        (["--agent", "montecarlo", "--rollouts", "1000000000"], "rollouts must be in 1..1000000"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: str) -> None:  # noqa: ANN001
@@ -304,6 +307,7 @@ def test_any_game_of_a_study_can_be_replayed_by_purpose(tmp_path: Path, capsys) 
     assert final.startswith(f"final score {expected['score'].iloc[1]}, ")
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_play_at_once_and_writes_nothing(tmp_path: Path) -> None:
     """SIGINT during a long run: the queued games are dropped and the running one stops within
     a move, the process exits 130 with one line and no traceback, long before the run would
@@ -348,6 +352,32 @@ def test_check_config_names_the_file_line_and_key(tmp_path: Path, capsys) -> Non
     out = capsys.readouterr()
     assert f"{smoke}: a valid study config" in out.out
     assert f"{wrong}: invalid configuration" in out.err and "config key validate.games" in out.err
+
+
+def test_play_refuses_a_huge_games_count_up_front(tmp_path: Path) -> None:
+    """`play --games 10**12` would hold a trillion rows: it says so and plays nothing, at once
+    (before any seed is derived or game played), where it used to grow its memory silently."""
+    out = tmp_path / "games.csv"
+    run = subprocess.run(
+        [sys.executable, "-m", "g2048", "play", "--agent", "random", "--games", "1000000000000",
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert "--games: must be in 1..1000000 (play keeps every game's row until the end" in run.stderr
+    assert "more is refused, not streamed" in run.stderr and not out.exists()
+
+
+def test_check_config_answers_a_yaml_bomb_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    lines = ["a0: &a0 [" + ", ".join(["lol"] * 10) + "]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("\n".join(lines) + "\n")
+    start = time.perf_counter()
+    assert main(["check-config", str(bomb)]) == 2
+    assert time.perf_counter() - start < 10
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "an alias bomb?" in err and err.startswith(f"{bomb}: ")
 
 
 def test_play_and_watch_take_a_network_file_or_its_selection(tmp_path: Path, capsys) -> None:  # noqa: ANN001

@@ -121,6 +121,7 @@ def overflowing_grids(draw: st.DrawFn) -> tuple[Grid, int]:
 # --- property tests against the reference ----------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=4000)
 @given(grids())
 @example(EMPTY)
@@ -131,6 +132,7 @@ def test_move_matches_reference_in_every_direction(grid: Grid):
         assert_move_matches_reference(grid, direction)
 
 
+@pytest.mark.slow
 @settings(max_examples=1000)
 @given(overflowing_grids())
 def test_merging_two_32768_tiles_raises_like_the_reference(case: tuple[Grid, int]):
@@ -141,6 +143,7 @@ def test_merging_two_32768_tiles_raises_like_the_reference(case: tuple[Grid, int
         assert_move_matches_reference(grid, d)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(grids())
 @example([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
@@ -167,6 +170,7 @@ def test_game_over_exactly_when_no_legal_move(grid: Grid):
     assert is_game_over(board) == (legal_moves(board) == [])
 
 
+@pytest.mark.slow
 @settings(max_examples=2000)
 @given(grids(), st.integers(0, 16))
 @example(EMPTY, 0)
@@ -185,6 +189,7 @@ def test_cell_mask_helpers_match_the_grid(grid: Grid, rank: int):
     assert bitboard.max_in_corner(b) == (max(max(row) for row in grid) in corners)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(grids())
 @example(EMPTY)

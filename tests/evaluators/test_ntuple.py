@@ -33,6 +33,7 @@ def test_symmetries_are_the_eight_distinct_images_of_the_grid() -> None:
     assert len({str(g) for g in ref_symmetries(grid)}) == 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ntuple.NETWORKS))
 def test_values_equal_the_plain_evaluation_on_played_boards(name: str) -> None:
     network = random_network(name, seed=3)
@@ -93,6 +94,7 @@ def search_values(grid: list[list[int]], depth: int, network: ntuple.Network) ->
     return serial_values(encode(grid), depth, (kind, w, table), 0.0, new_table(12), stats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_expectimax_adds_the_rewards_on_the_path(depth: int) -> None:
     network = random_network("lines4x2", seed=5)
@@ -145,3 +147,51 @@ def test_evaluator_rollouts_play_the_greedy_moves(name: str) -> None:
             total += score
             b = spawn_tile(after, state)
         assert gain == total
+
+
+def nibble(board: int, cell: int) -> int:
+    return (board >> (4 * cell)) & 0xF
+
+
+def test_symmetric_boards_are_the_eight_images_of_symmetric_cell() -> None:
+    rng = np.random.default_rng(11)
+    for board in rng.integers(0, 2**63, 200, dtype=np.uint64) * np.uint64(2) + np.uint64(1):
+        images = ntuple.symmetric_boards(board)
+        for s in range(8):
+            for c in range(16):
+                got = nibble(int(images[s]), c)
+                assert got == nibble(int(board), ntuple.symmetric_cell(c, s)), (s, c)
+
+
+# Tuples that are no runs of cells in order: the rotations of their runs wrap around.
+ODD_TUPLES = ((5, 1, 2, 9), (15, 14, 0, 3, 4, 8))
+
+
+@pytest.mark.parametrize("tuples", [*ntuple.NETWORKS.values(), ODD_TUPLES])
+def test_runs_read_each_cell_of_each_image(tuples: tuple) -> None:
+    # every index equals the tuple's cells read one nibble at a time, cell j in nibble j; the
+    # kernels built per network (network_shape) read the same entries and sum them alike
+    weights, shape = ntuple.layout(tuples), ntuple.network_shape(tuples)
+    rng = np.random.default_rng(12)
+    lut = rng.normal(0.0, 100.0, ntuple.lut_size(tuples)).astype(np.float32)
+    table = lut.view(np.float64)  # (every lut_size is even)
+    idx = np.empty(8 * len(tuples), dtype=np.int64)
+    fast = np.empty(8 * len(tuples) + 3, dtype=np.uint64)
+    grids = played_boards(10, 80, seed=13)
+    boards = [encode(g) for g in grids] + [int(x) for x in rng.integers(0, 2**63, 20)]
+    for board in boards:
+        expected, offset = [], 0
+        for t in tuples:
+            for s in range(8):
+                cells = [nibble(board, ntuple.symmetric_cell(c, s)) for c in t]
+                expected.append(offset + sum(r << (4 * j) for j, r in enumerate(cells)))
+            offset += 16 ** len(t)
+        ntuple.indices(np.uint64(board), weights, idx)
+        assert idx.tolist() == expected
+        ntuple.shape_indices(np.uint64(board), shape, fast, 3)
+        assert fast[3:].tolist() == expected
+        plain = 0.0
+        for i in expected:
+            plain += float(lut[i])
+        assert ntuple.value(np.uint64(board), weights, table) == plain
+        assert ntuple.shape_value(np.uint64(board), shape, lut) == plain

@@ -11,10 +11,13 @@ import numpy as np
 import pytest
 
 from g2048.agents import AgentConfig
+from g2048.agents.rollout import evaluator_move
 from g2048.cli.bench import training_figures
-from g2048.engine.rng import game_seeds
-from g2048.evaluators import ntuple
-from g2048.learning.td import CURVE_COLUMNS, train
+from g2048.engine.bitboard import OVERFLOW, max_rank, spawn_tile, start_board
+from g2048.engine.parallel import max_threads, thread_count
+from g2048.engine.rng import game_seeds, seed_state
+from g2048.evaluators import AFTERSTATE, ntuple
+from g2048.learning.td import CURVE_COLUMNS, MAX_RANK, MOVES, SCORE, kernels, train
 from g2048.play import play_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,3 +137,106 @@ def test_the_training_benchmark_reports_moves_and_games_per_second() -> None:
     figures = training_figures(games=300, network="lines4x2")
     assert (figures.network, figures.games) == ("lines4x2", 300)
     assert figures.moves_per_s > 50 * figures.games_per_s > 0  # games of 50+ moves
+
+
+def reference_train(name: str, game_seeds_: np.ndarray, alpha: float, coherence: bool) -> tuple:
+    """The documented algorithm, step by step in Python on the generic evaluator path: each
+    game played greedily (evaluator_move), then backwards over its afterstates: the error
+    against the current value, alpha x error split over the m x 8 weights read (TC-scaled),
+    each weight stepped in float32 in the order read, the updated value read after all steps."""
+    network = ntuple.zero_network(name)
+    weights, table = ntuple.prepare(network)
+    lut = table.view(np.float32)
+    tc_e = np.zeros(lut.size, dtype=np.float32)
+    tc_a = np.zeros(lut.size, dtype=np.float32)
+    idx = np.empty(8 * len(network.tuples), dtype=np.int64)
+    ev = (AFTERSTATE, weights, table)
+    records = []
+    for seed in game_seeds_:
+        spawns = seed_state(seed)
+        b = np.uint64(start_board(spawns))
+        path, score = [], 0
+        while True:
+            d, after, gained = evaluator_move(b, ev)
+            if d < 0 or gained >= OVERFLOW:
+                break
+            path.append((np.uint64(after), gained))
+            score += gained
+            b = np.uint64(spawn_tile(np.uint64(after), spawns))
+        target = 0.0
+        for after, gained in reversed(path):
+            ntuple.indices(after, weights, idx)
+            before = 0.0
+            for i in idx:
+                before += float(lut[i])
+            step = alpha * (target - before) / idx.size
+            for i in idx:
+                if coherence:
+                    rate = float(abs(tc_e[i]) / tc_a[i]) if tc_a[i] > 0 else 1.0
+                    tc_e[i] += np.float32(step)
+                    tc_a[i] += np.float32(abs(step))
+                    lut[i] += np.float32(rate * step)
+                else:
+                    lut[i] += np.float32(step)
+            updated = 0.0
+            for i in idx:
+                updated += float(lut[i])
+            target = gained + updated
+        records.append((score, max_rank(b), len(path)))
+    return lut[: network.lut.size], np.array(records)
+
+
+@pytest.mark.parametrize(
+    ("name", "games", "alpha", "coherence"),
+    [("lines4x2", 40, 0.1, False), ("lines4x2", 30, 0.05, True), ("sj4x2+6x2", 6, 0.1, False)],
+)
+def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
+    name: str, games: int, alpha: float, coherence: bool
+) -> None:
+    want, want_records = reference_train(name, seeds(0, games), alpha, coherence)
+    got, curve = train(
+        name, games, seeds, alpha=alpha, coherence=coherence, block=games, checkpoint_every=games
+    )
+    np.testing.assert_array_equal(got.lut, want)  # equal floats, bit for bit
+    assert curve.mean_score.iloc[0] == want_records[:, 0].mean()
+    assert curve.mean_moves.iloc[0] == want_records[:, 2].mean()
+
+
+def test_greedy_games_are_the_greedy_agents_games() -> None:
+    network, _ = train("lines4x2", 300, seeds, block=100)
+    play = game_seeds(7, "td-test-greedy", 30)
+    records = np.zeros((play.size, 3), dtype=np.int64)
+    greedy_games = kernels("lines4x2")[2]
+    greedy_games(play, ntuple.prepare(network)[1], records)
+    games = play_games(AgentConfig("greedy"), play, "ntuple", network)
+    np.testing.assert_array_equal(records[:, SCORE], games.score)
+    np.testing.assert_array_equal(1 << records[:, MAX_RANK], games.max_tile)
+    np.testing.assert_array_equal(records[:, MOVES], games.moves)
+
+
+def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
+    assert max_threads() >= 2  # conftest asks numba for two threads at least
+    serial, serial_curve = train("lines4x2", 300, seeds, block=100)
+    one, curve_one = train("lines4x2", 300, seeds, block=100, batch=20, threads=1)
+    two, curve_two = train("lines4x2", 300, seeds, block=100, batch=20, threads=2)
+    np.testing.assert_array_equal(one.lut, two.lut)
+    np.testing.assert_array_equal(outcome(curve_one), outcome(curve_two))
+    assert not np.array_equal(one.lut, serial.lut)  # rounds play with the round's first weights
+    # a round of one game is the serial algorithm, and episodes that outgrow their buffers
+    # (16 moves here) are played again into bigger ones, to the same result
+    (train_games, rounds), _, _ = kernels("lines4x2")
+    none = np.zeros(0, dtype=np.float32)
+    for kernel, extra in ((train_games, ()), (rounds, (1,)), (rounds, (20,))):
+        _, table = ntuple.prepare(ntuple.zero_network("lines4x2"))
+        records = np.zeros((300, 3), dtype=np.int64)
+        with thread_count(2):
+            kernel(seeds(0, 300), table, 0.1, none, none, records, 16, *extra)
+        want = one.lut if extra == (20,) else serial.lut
+        np.testing.assert_array_equal(table.view(np.float32)[: want.size], want)
+
+
+def test_bad_rounds_are_refused() -> None:
+    with pytest.raises(ValueError, match="divisor of block"):
+        train("lines4x2", 100, seeds, block=100, batch=30)
+    with pytest.raises(ValueError, match="threads"):
+        train("lines4x2", 100, seeds, block=100, batch=10, threads=0)

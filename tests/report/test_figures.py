@@ -1,129 +1,645 @@
-"""The figures' print style: legible text, integer ticks on counting axes, no error bar on an
-empty bar, nothing clipped at the top, no score interval below zero."""
+"""The figures' print standard, read off the rendered figures: page or column width at 300 dpi,
+no text under 7 pt, no two text boxes overlapping, no legend or label over a data point, at most
+8 series a panel told apart by colour and marker; and what each figure draws (families and
+their lines, zero rates, the games behind each rate, normalised hypervolumes, one style per run),
+on small synthetic frames shaped like the study's tables, and on many series."""
 
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.collections import LineCollection
+import pytest
+import yaml
+from matplotlib.collections import LineCollection, PathCollection
+from matplotlib.colors import to_hex
+from matplotlib.lines import Line2D
+from matplotlib.text import Text
+from PIL import Image
 
 from g2048.report import figures
-from g2048.report.figures import spread_labels
+from g2048.report.figures.labels import spread
 from g2048.report.tables import REACH
+from g2048.study.config import validate_config
+from g2048.study.naming import OBJECTIVES
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPTIONS = ROOT / "workflow" / "report"
+rng = np.random.default_rng(2048)
+
+# Frames shaped like the study's tables ----------------------------------------------------------
 
 
-def reach_table(rates: list[float], scores: list[float], lows: list[float]) -> pd.DataFrame:
+def reach_columns(rate: float, games: int) -> dict[str, float]:
+    half = 1.96 * np.sqrt(max(rate * (1 - rate), 1 / games) / games)
+    row = {}
+    for k, tile in enumerate(REACH):
+        r = rate / 2**k if rate < 1 else 1.0
+        row |= {f"reach_{tile}": r, f"reach_{tile}_low": max(r - half, 0.0)}
+        row[f"reach_{tile}_high"] = min(r + half, 1.0)
+    return row
+
+
+def bench_row(
+    name: str,
+    algorithm: str,
+    evaluator: str,
+    ms: float,
+    score: float,
+    games: int,
+    budget: float = 0.0,
+    source: str = "source 004",
+    agent: str = "",
+) -> dict:
+    half = 2.0 * score / np.sqrt(games)
+    return {
+        "name": name,
+        "agent": agent or algorithm,
+        "evaluator": evaluator,
+        "source": source,
+        "games": games,
+        "score_mean": score,
+        "score_low": score - half,
+        "score_high": score + half,
+        "ms_per_move": ms,
+        "algorithm": algorithm,
+        "budget_ms": budget,
+        "timed": budget > 0,
+        "parallel": False,
+    } | reach_columns(min(score / 60000, 1.0), games)
+
+
+def benchmark_frame() -> pd.DataFrame:
+    """The default study's benchmark in shape: 40 rows of six families, a tight cluster of
+    1-ply rows at 0.001 ms and of tuned rows at 0.003 ms, time-budgeted rows of three
+    algorithms, a node-budgeted one, rows of 10 to 1000 games and rates of 0."""
+    rows = [
+        bench_row("random", "random", "ovolve", 0.00072, 1100, 1000),
+        bench_row("greedy", "greedy", "ovolve", 0.00088, 3960, 1000),
+        bench_row("expectimax-d3", "expectimax", "ovolve", 0.0041, 24900, 1000),
+        bench_row("expectimax-d5", "expectimax", "ovolve", 0.051, 51200, 100),
+        bench_row("mc-100", "montecarlo", "ovolve", 0.70, 36700, 100),
+        bench_row("mc-1000", "montecarlo", "ovolve", 5.7, 51400, 50),
+        bench_row("hybrid-d3-r50", "hybrid", "ovolve", 3.9, 50200, 50),
+        bench_row("hybrid-d4-r100", "hybrid", "ovolve", 5.0, 38700, 50),
+        bench_row(
+            "expectimax-2k-nodes",
+            "expectimax",
+            "nneonneo",
+            0.02,
+            60000,
+            30,
+            agent="expectimax to d9 2000 nodes/move",
+            source="new",
+        ),
+    ]
+    for k, (ms, score) in enumerate(
+        [(0.0345, 2820), (0.0449, 4510), (0.0794, 10300), (0.0052, 2710), (0.0758, 5470)]
+    ):
+        rows.append(
+            bench_row(
+                f"classic4-{k}", "expectimax", "classic4", ms, score, 100, source="source 001"
+            )
+        )
+    for k, (ms, score) in enumerate(
+        [
+            (0.00264, 18200),
+            (0.00344, 14200),
+            (0.00264, 15400),
+            (0.00295, 14800),
+            (0.00279, 13600),
+            (0.00092, 6250),
+        ]
+    ):
+        algorithm = "switching" if k == 1 else "greedy" if k == 5 else "expectimax"
+        rows.append(bench_row(f"tuned-{k}", algorithm, "cem8", ms, score, 300, source="source 003"))
+    for k, (ms, score) in enumerate(
+        [(0.00243, 32400), (0.00156, 41900), (0.00171, 37500), (0.00228, 36700), (0.00091, 4640)]
+    ):
+        rows.append(
+            bench_row(
+                f"nneonneo-{k}", "expectimax", "nneonneo", ms, score, 1000, source="new (tuned)"
+            )
+        )
+    rows += [
+        bench_row("ntuple-d1", "greedy", "ntuple", 0.0063, 31400, 1000, source="source 004 (TD)"),
+        bench_row(
+            "ntuple-d3", "expectimax", "ntuple", 0.0988, 54700, 300, source="source 004 (TD)"
+        ),
+    ]
+    for k, (ms, score) in enumerate([(0.00115, 1380), (0.000904, 14300), (0.000907, 6370)]):
+        rows.append(bench_row(f"greedy-{k}", "greedy", "classic4", ms, score, 1000))
+    timed = {
+        "expectimax": [(0.033, 85400), (0.43, 106000), (3.6, 134000)],
+        "montecarlo": [(0.12, 26900), (1.08, 47800), (10.1, 64800)],
+        "hybrid": [(0.12, 19300), (0.76, 31900), (1.7, 49400)],
+    }
+    for algorithm, points in timed.items():
+        for budget, (ms, score) in zip((0.1, 1.0, 10.0), points, strict=True):
+            rows.append(
+                bench_row(
+                    f"{algorithm}-{budget:g}ms",
+                    algorithm,
+                    "nneonneo",
+                    ms,
+                    score,
+                    30 if budget < 10 else 10,
+                    budget=budget,
+                )
+            )
+    frame = pd.DataFrame(rows)
+    frame.loc[frame["name"] == "expectimax-d5", "parallel"] = True  # searched on 2 threads
+    return frame
+
+
+def transfer_frame(names: list[str], depths: tuple[int, ...] = (1, 2, 3)) -> pd.DataFrame:
+    """A transfer table: every weight set at every depth, scores rising with depth, some
+    weight sets nearly equal (their labels must still part)."""
     rows = []
-    for i, (rate, score, low) in enumerate(zip(rates, scores, lows, strict=True)):
-        row = {"name": f"row{i}", "score_mean": score, "score_low": low}
-        row |= {"score_high": score + 100.0, "ms_per_move": 0.1 * (i + 1)}
-        row |= {"algorithm": "expectimax", "evaluator": "nneonneo", "budget_ms": 0.0}
-        for tile in REACH:
-            row |= {f"reach_{tile}": rate, f"reach_{tile}_low": max(rate - 0.1, 0.0)}
-            row[f"reach_{tile}_high"] = min(rate + 0.1, 1.0)
-        rows.append(row)
+    for k, name in enumerate(names):
+        for depth in depths:
+            score = (4000 + 900 * (k % 5)) * depth ** (1 + 0.1 * (k % 3))
+            rows.append(
+                {
+                    "name": name,
+                    "depth": depth,
+                    "games": 300,
+                    "score_mean": score,
+                    "score_low": score * 0.94,
+                    "score_high": score * 1.06,
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def error_bars(ax) -> list[np.ndarray]:  # noqa: ANN001
-    """The segments of the error bars of an axes."""
-    return [s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()]
+def validation_frames(names: list[str], games: int = 300) -> tuple[dict, pd.DataFrame]:
+    """Per-game scores of every weight set and the validation table over them."""
+    per_game, rows = {}, []
+    for k, name in enumerate(names):
+        scores = rng.gamma(4.0, (8000 + 400 * (k % 7)) / 4.0, games)
+        per_game[name] = pd.DataFrame({"score": scores})
+        row = {"name": name, "games": games, "score_mean": scores.mean()}
+        rows.append(row | reach_columns(float((scores > 20000).mean()), games))
+    return per_game, pd.DataFrame(rows)
 
 
-def test_counting_axes_have_integer_ticks() -> None:
-    history = pd.DataFrame({"generation": [0, 1, 2], "hypervolume": [0.1, 0.2, 0.25]})
-    ax = figures.hypervolume({"nsga2": [history]}).axes[0]
-    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
-    assert ticks and all(float(t).is_integer() for t in ticks)
+def cem_history(n: int, sigma: bool = False) -> pd.DataFrame:
+    it = np.arange(n)
+    frame = {
+        "iteration": it,
+        "evaluations": 30 * (it + 1),
+        "best_f": 9 + 0.1 * np.log1p(it),
+        "mean_f": 8.5 + 0.05 * it,
+    }
+    if sigma:
+        frame["sigma"] = 0.1 * np.exp(0.05 * it)
+    else:
+        frame |= {f"std_{j}": 0.1 * np.exp(-0.1 * it) * (1 + 0.1 * j) for j in range(8)}
+    return pd.DataFrame(frame)
 
 
-def test_reach_bars_show_no_error_bar_on_an_empty_bar_and_fit_a_full_one() -> None:
-    table = reach_table([0.0, 1.0], [100.0, 200.0], [50.0, 150.0])
-    ax = figures.benchmark_reach(table).axes[0]
+def tuner_runs(groups: dict[tuple[str, str], list[str]], seeds: int = 3) -> dict[str, dict]:
+    return {
+        name: {
+            "label": f"{name} (CEM)",
+            "evaluator": evaluator,
+            "judged_by": fitness,
+            "histories": [cem_history(12, "cmaes" in name) for _ in range(seeds)],
+        }
+        for (evaluator, fitness), names in groups.items()
+        for name in names
+    }
+
+
+def hv_history(n: int, scale: float) -> pd.DataFrame:
+    hv = scale * np.maximum.accumulate(1 + np.log1p(np.arange(n)) + rng.normal(0, 0.2, n))
+    return pd.DataFrame(
+        {"generation": np.arange(n), "evaluations": 40 * np.arange(1, n + 1), "hypervolume": hv}
+    )
+
+
+def fronts(seeds: int) -> tuple[list[dict], list[dict]]:
+    runs, selected = [], []
+    for seed in range(1, seeds + 1):
+        score = np.sort(rng.uniform(3000, 32000, 30))
+        F = np.column_stack([score, 7.5 + score / 9000, 100 + score / 20, 7 - score / 10000])
+        runs.append({"seed": seed, "F": F.tolist(), "front": list(range(30))})
+        selected.append({"objectives": F[15].tolist()})
+    return runs, selected
+
+
+def td_curves(seeds: int) -> dict[int, pd.DataFrame]:
+    games = np.arange(1000, 20001, 1000)
+    return {
+        seed: pd.DataFrame(
+            {
+                "games": games,
+                "mean_score": 8000 + games * (1.2 + 0.02 * seed),
+                "reach_2048": np.minimum(games / 30000, 1.0),
+            }
+        )
+        for seed in range(1, seeds + 1)
+    }
+
+
+# Reading a rendered figure ----------------------------------------------------------------------
+
+
+@contextmanager
+def recording_texts() -> Iterator[list[tuple[Text, object]]]:
+    """Every text as drawn (tick labels only where a tick is drawn), with its box: the text's
+    own, without an annotation's leader line."""
+    drawn: list[tuple[Text, object]] = []
+    original = Text.draw
+
+    def draw(self: Text, renderer: object) -> None:
+        original(self, renderer)
+        if self.get_visible() and self.get_text().strip():
+            drawn.append((self, Text.get_window_extent(self, renderer)))
+
+    Text.draw = draw  # type: ignore[method-assign]
+    try:
+        yield drawn
+    finally:
+        Text.draw = original  # type: ignore[method-assign]
+
+
+def render(fig: plt.Figure) -> list[tuple[Text, object]]:
+    with recording_texts() as drawn:
+        fig.canvas.draw()
+    return drawn
+
+
+def data_points(ax: plt.Axes) -> np.ndarray:
+    """The display positions of an axes' data: every marker and line vertex and the ends of
+    its error bars, where they lie inside the axes."""
+    pts = [np.zeros((0, 2))]
+    for line in ax.get_lines():
+        if line.get_visible() and len(line.get_xydata()):
+            pts.append(line.get_transform().transform(line.get_xydata()))
+    for coll in ax.collections:
+        if isinstance(coll, LineCollection):
+            pts += [coll.get_transform().transform(seg) for seg in coll.get_segments()]
+        elif isinstance(coll, PathCollection):
+            pts.append(coll.get_offset_transform().transform(coll.get_offsets()))
+    xy = np.concatenate(pts)
+    xy = xy[np.isfinite(xy).all(axis=1)]
+    box = ax.get_window_extent()
+    inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0)
+    return xy[inside & (xy[:, 1] <= box.y1)]
+
+
+def contains(box: object, pts: np.ndarray) -> bool:
+    return bool(
+        (
+            (pts[:, 0] > box.x0 + 0.5)
+            & (pts[:, 0] < box.x1 - 0.5)
+            & (pts[:, 1] > box.y0 + 0.5)
+            & (pts[:, 1] < box.y1 - 0.5)
+        ).any()
+    )
+
+
+def series_styles(ax: plt.Axes) -> dict[str, set[tuple]]:
+    """Each tagged series of an axes with the (colour, marker) of its artists."""
+    styles: dict[str, set[tuple]] = {}
+    for artist in [*ax.get_lines(), *ax.collections, *ax.patches]:
+        gid = artist.get_gid() or ""
+        if not gid.startswith("series:"):
+            continue
+        if isinstance(artist, Line2D):
+            marker = artist.get_marker()
+            style = (to_hex(artist.get_color()), None if marker in ("None", "") else marker)
+        elif isinstance(artist, PathCollection):
+            path = artist.get_paths()[0].vertices.round(3)
+            style = (to_hex(artist.get_facecolor()[0]), path.tobytes())
+        else:
+            style = (to_hex(artist.get_edgecolor()), None)
+        styles.setdefault(gid.removeprefix("series:"), set()).add(style)
+    return styles
+
+
+def print_problems(fig: plt.Figure) -> list[str]:
+    """Every way a figure falls short of the print standard (empty when it meets it)."""
+    problems = []
+    width, height = fig.get_size_inches()
+    if width not in (figures.COLUMN, figures.PAGE):
+        problems.append(f"width {width} in")
+    drawn = render(fig)
+    page = fig.bbox
+    for text, box in drawn:
+        if text.get_fontsize() < figures.MIN_PT:
+            problems.append(f"{text.get_text()!r} at {text.get_fontsize()} pt")
+        if (
+            box.x0 < page.x0 - 1
+            or box.x1 > page.x1 + 1
+            or box.y0 < page.y0 - 1
+            or (box.y1 > page.y1 + 1)
+        ):
+            problems.append(f"{text.get_text()!r} off the page")
+    for i, (a, box_a) in enumerate(drawn):
+        for b, box_b in drawn[i + 1 :]:
+            overlap_x = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+            overlap_y = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+            if overlap_x > 0.5 and overlap_y > 0.5:
+                problems.append(f"{a.get_text()!r} overlaps {b.get_text()!r}")
+    axes = [ax for ax in fig.get_axes() if ax.get_visible()]
+    points = [data_points(ax) for ax in axes]
+    legends = [ax.get_legend() for ax in axes] + list(fig.legends)
+    for legend in filter(None, legends):
+        box = legend.get_window_extent()
+        if any(contains(box, pts) for pts in points):
+            problems.append("a legend covers a data point")
+    for ax, pts in zip(axes, points, strict=True):
+        for text in ax.texts:  # labels beside points
+            if text.get_visible() and contains(Text.get_window_extent(text), pts):
+                problems.append(f"label {text.get_text()!r} covers a data point")
+        styles = series_styles(ax)
+        if len(styles) > figures.MAX_SERIES:
+            problems.append(f"{len(styles)} series in a panel")
+        firsts = [min(s, key=str) for s in styles.values()]
+        if len(set(firsts)) < len(firsts):
+            problems.append(f"series drawn alike: {sorted(styles)}")
+        for name, style in styles.items():
+            if any(color not in {c.lower() for c in figures.PALETTE} for color, _ in style):
+                problems.append(f"{name} is not in the palette")
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=figures.DPI)
+    with Image.open(png) as image:
+        if image.size[0] != round(width * figures.DPI):
+            problems.append(f"{image.size[0]} px wide")
+    plt.close(fig)
+    return problems
+
+
+BUILDERS: dict[str, Callable[[], plt.Figure]] = {
+    "cost_strength": lambda: figures.cost_strength(benchmark_frame()),
+    "benchmark_reach": lambda: figures.benchmark_reach(benchmark_frame()),
+    "validation_scores": lambda: figures.validation_scores(
+        *validation_frames(
+            [f"{run}-s{s}" for run in ("nsga2", "cem", "td") for s in (1, 2)] + ["hand", "equal"]
+        )
+    ),
+    "depth_transfer": lambda: figures.depth_transfer(
+        transfer_frame(["tuned-a", "tuned-b", "base-a", "base-b"]),
+        {"tuned-a": "nsga4", "base-a": "nsga4", "tuned-b": "cem8", "base-b": "cem8"},
+    ),
+    "tuner_progress": lambda: figures.tuner_progress(
+        tuner_runs(
+            {
+                ("cem8", "log2_max_tile"): ["cem", "cem-noisy", "cmaes"],
+                ("nneonneo", "score"): ["nneonneo-cem", "nneonneo-cmaes"],
+            }
+        )
+    ),
+    "hypervolume": lambda: figures.hypervolume(
+        {
+            "nsga2": [hv_history(61, 5e8) for _ in range(3)],
+            "nneonneo-nsga2": [hv_history(15, 2e9) for _ in range(3)],
+        }
+    ),
+    "td_learning": lambda: figures.td_learning(td_curves(5)),
+    "pareto_fronts": lambda: figures.pareto_fronts(*fronts(5)),
+}
+
+
+@pytest.mark.parametrize("name", BUILDERS)
+def test_every_figure_meets_the_print_standard(name: str) -> None:
+    assert print_problems(BUILDERS[name]()) == []
+
+
+def test_the_checks_catch_what_the_reviewer_found() -> None:
+    """The old figures' defects fail the checks: an unsized figure, 5 pt text, overlapping
+    tick labels, a legend over the data, eleven series on eight colours."""
+    fig, ax = plt.subplots(figsize=(13, 4))
+    for k in range(11):
+        ax.plot(range(44), np.full(44, k), "o-", label=f"series {k}", gid=f"series:{k}")
+    ax.set_xticks(range(44), [f"weight-set-{k}" for k in range(44)], fontsize=5)
+    ax.legend(loc="center")
+    problems = " ".join(print_problems(fig))
+    for found in ("width 13", "at 5", "overlaps", "legend covers", "11 series", "drawn alike"):
+        assert found in problems
+
+
+def test_many_series_are_split_over_panels() -> None:
+    """Eleven weight sets without groups: two panels of 6 and 5; 44 validated sets and 120
+    (two columns of rows): no overlap anywhere."""
+    names = [f"tuned-run{k}" for k in range(7)] + ["hand", "equal", "prior", "nneonneo"]
+    fig = figures.depth_transfer(transfer_frame(names))
+    per_panel = [len(series_styles(ax)) for ax in fig.axes if ax.get_visible()]
+    assert sorted(per_panel) == [5, 6]
+    assert print_problems(fig) == []
+    many = [f"run{r}-s{s}" for r in range(8) for s in range(1, 6)] + ["a", "b", "c", "d"]
+    assert print_problems(figures.validation_scores(*validation_frames(many))) == []
+    more = [f"run{r}-s{s}" for r in range(24) for s in range(1, 6)]
+    fig = figures.validation_scores(*validation_frames(more, games=30))
+    assert fig.get_size_inches()[1] <= 9.5  # two columns of rows, within a page
+    assert print_problems(fig) == []
+
+
+def test_cost_strength_names_every_point_once_beside_it() -> None:
+    table = benchmark_frame()
+    ax = figures.cost_strength(table).axes[0]
+    labels = {t.get_text().removesuffix(" (parallel)"): t for t in ax.texts}
+    assert sorted(labels) == sorted(table["name"])
+    assert labels["expectimax-d5"].get_text() == "expectimax-d5 (parallel)"
+    render(ax.figure)
+    for row in table.itertuples():  # each label within 120 pt of its point
+        x, y = ax.transData.transform((row.ms_per_move, row.score_mean))
+        box = Text.get_window_extent(labels[row.name])
+        dx = max(box.x0 - x, 0, x - box.x1)
+        dy = max(box.y0 - y, 0, y - box.y1)
+        assert np.hypot(dx, dy) < 120 * figures.DPI / 72, row.name
+
+
+def test_cost_strength_has_a_line_per_family_along_its_best_rows() -> None:
+    table = benchmark_frame()
+    ax = figures.cost_strength(table).axes[0]
+    lines = {
+        line.get_gid().removeprefix("series:"): line
+        for line in ax.get_lines()
+        if (line.get_gid() or "").startswith("series:") and line.get_linestyle() != "None"
+    }
+    families = set(figures.FAMILIES) - {"random play"}  # one row: a point, no line
+    assert set(lines) == families
+    timed = lines["expectimax under a budget"]
+    np.testing.assert_array_equal(timed.get_xdata(), [0.02, 0.033, 0.43, 3.6])
+    fixed = lines["expectimax, fixed depth"]
+    assert list(fixed.get_ydata()) == sorted(fixed.get_ydata())  # the family's best, rising
+    assert len({line.get_linestyle() for line in lines.values()}) == 4  # solid, dashed, ...
+    labels = [t.get_text() for t in ax.figure.legends[0].get_texts()]
+    assert "a source document's configuration" in labels and "added by this study" in labels
+
+
+def test_cost_strength_marks_the_source_documents_rows_filled() -> None:
+    table = benchmark_frame()
+    ax = figures.cost_strength(table).axes[0]
+    faces = {}
+    for line in ax.get_lines():
+        if (line.get_gid() or "").startswith("series:") and line.get_linestyle() == "None":
+            for x in line.get_xdata():
+                faces[float(x)] = to_hex(line.get_markerfacecolor())
+    for row in table.itertuples():
+        filled = faces[row.ms_per_move] != "#ffffff"
+        assert filled == figures.from_source_document(row.source), row.name
+
+
+def test_score_intervals_stop_at_the_axes() -> None:
+    table = benchmark_frame()
+    table.loc[0, "score_low"] = -5000.0  # a t interval of a few games below zero
+    ax = figures.cost_strength(table).axes[0]
+    bottom = ax.get_ylim()[0]
     segments = [
         s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()
     ]
-    assert len(segments) == len(REACH)  # one error bar per tile of the full row, none for row0
-    assert all(np.isclose(seg[:, 0], seg[0, 0]).all() and seg[:, 1].min() > 0 for seg in segments)
-    assert ax.get_ylim()[1] > 1.0
-    assert ax.get_legend().get_texts()[0].get_fontsize() >= 9
+    assert min(seg[:, 1].min() for seg in segments) >= bottom > 0
 
 
-def test_score_intervals_are_not_drawn_below_zero() -> None:
-    table = reach_table([0.5, 0.5], [100.0, 200.0], [-300.0, 150.0])
-    ax = figures.cost_strength(table).axes[0]
-    assert min(seg[:, 1].min() for seg in error_bars(ax)) == 0.0
+def test_families_and_frontier() -> None:
+    kinds = {row.name: figures.family(row) for row in benchmark_frame().itertuples()}
+    assert kinds["expectimax-2k-nodes"] == kinds["expectimax-1ms"] == "expectimax under a budget"
+    assert kinds["random"] == "random play" and kinds["ntuple-d1"] == "network + search"
+    assert kinds["greedy"] == kinds["tuned-1"] == "expectimax, fixed depth"  # 1 ply, switching
+    assert kinds["montecarlo-1ms"] == "Monte Carlo" and kinds["hybrid-d3-r50"] == "hybrid"
+    cost = np.array([3.0, 1.0, 2.0, 2.0, 4.0])
+    score = np.array([5.0, 2.0, 1.0, 3.0, 4.0])
+    assert list(figures.frontier(cost, score)) == [1, 3, 0]
 
 
-def test_cost_strength_joins_each_algorithms_budgets_in_order() -> None:
-    table = reach_table([0.5] * 5, [100.0, 300.0, 200.0, 400.0, 150.0], [50.0] * 5)
-    table["algorithm"] = ["expectimax", "expectimax", "montecarlo", "montecarlo", "expectimax"]
-    table["budget_ms"] = [10.0, 1.0, 1.0, 10.0, 0.0]  # the last row has no budget
-    ax = figures.cost_strength(table).axes[0]
-    lines = {line.get_label(): line for line in ax.get_lines() if line.get_linestyle() == "-"}
-    assert sorted(lines) == [
-        "expectimax (nneonneo) at 1, 10 ms",
-        "montecarlo (nneonneo) at 1, 10 ms",
-    ]
-    np.testing.assert_array_equal(
-        lines["expectimax (nneonneo) at 1, 10 ms"].get_ydata(), [300, 100]
+def test_reach_rates_of_zero_are_drawn_with_their_games() -> None:
+    table = pd.DataFrame(
+        [
+            bench_row("a", "greedy", "ovolve", 0.001, 0.0, 100),
+            bench_row("b", "greedy", "ovolve", 0.001, 0.0, 1000),
+        ]
     )
-    np.testing.assert_array_equal(
-        lines["montecarlo (nneonneo) at 1, 10 ms"].get_ydata(), [200, 400]
-    )
+    fig = figures.benchmark_reach(table)
+    drawn = render(fig)
+    for ax in fig.axes[: len(REACH)]:
+        (line,) = [ln for ln in ax.get_lines() if (ln.get_gid() or "").startswith("series:")]
+        np.testing.assert_array_equal(line.get_xdata(), [0.0, 0.0])  # a marker at 0
+        assert ax.get_xlim()[0] < 0  # not on the spine
+        highs = sorted(s[:, 0].max() for c in ax.collections for s in c.get_segments())
+        assert highs[0] < highs[1]  # 0/1000's interval is the shorter
+    texts = [t.get_text() for t, _ in drawn]
+    assert "100" in texts and "1000" in texts and "games" in texts
+    assert print_problems(fig) == []
 
 
-def test_the_palette_is_the_colour_blind_safe_one() -> None:
+def test_hypervolume_is_relative_to_each_runs_best_front_one_run_a_panel() -> None:
     fig = figures.hypervolume(
-        {"a": [pd.DataFrame({"generation": [0, 1], "hypervolume": [0.1, 0.2]})]}
-    )
-    line = fig.axes[0].get_lines()[0]
-    assert line.get_color() == figures.PALETTE[0]
-
-
-def test_tuner_progress_groups_runs_judged_alike_and_shares_the_step_panel() -> None:
-    cem = pd.DataFrame(
         {
-            "iteration": [0, 1],
-            "evaluations": [4, 8],
-            "best_f": [1.0, 2.0],
-            "mean_f": [0.5, 1.0],
-            "std_0": [0.1, 0.05],
-            "std_1": [0.3, 0.15],
+            "nsga2": [hv_history(10, 5e8) for _ in range(3)],
+            "nneonneo-nsga2": [hv_history(5, 3e10) for _ in range(2)],
         }
     )
-    cma = pd.DataFrame({"iteration": [0, 1], "evaluations": [4, 8], "best_f": [1.5, 2.5],
-                        "mean_f": [0.5, 1.0], "sigma": [0.1, 0.08]})  # fmt: skip
-    runs = {
-        "cem": {"evaluator": "cem8", "judged_by": "log2_max_tile", "histories": [cem, cem]},
-        "cmaes": {"evaluator": "cem8", "judged_by": "log2_max_tile", "histories": [cma]},
-        "nn-cem": {"evaluator": "nneonneo", "judged_by": "score", "histories": [cem]},
-    }
-    runs = {name: run | {"label": name} for name, run in runs.items()}
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 2
+    for ax in panels:
+        fig.canvas.draw()
+        assert ax.yaxis.get_offset_text().get_text() == ""  # no 1e10 offset
+        (line,) = ax.get_lines()
+        assert 0 < line.get_ydata().max() <= 1
+        band = ax.collections[0].get_paths()[0].vertices[:, 1]
+        assert band.max() == pytest.approx(1.0)  # the run's largest front
+    ticks = panels[0].get_xticks()
+    assert all(float(t).is_integer() for t in ticks)
+
+
+def test_hypervolume_hides_the_panel_an_odd_number_of_runs_leaves_empty() -> None:
+    fig = figures.hypervolume({f"run{k}": [hv_history(5, 1e9)] for k in range(3)})
+    assert [ax.get_visible() for ax in fig.axes] == [True, True, True, False]
+
+
+def test_tuner_progress_gives_a_run_one_style_in_every_panel_and_readable_labels() -> None:
+    runs = tuner_runs(
+        {("cem8", "log2_max_tile"): ["cem", "cmaes"], ("nneonneo", "score"): ["nneonneo-cem"]}
+    )
     fig = figures.tuner_progress(runs)
-    assert len(fig.axes) == 3  # two groups, then the step sizes of all three runs
-    assert [ax.get_ylabel() for ax in fig.axes[:2]] == ["log2_max_tile", "score"]
-    steps = {line.get_label(): line.get_ydata() for line in fig.axes[2].get_lines()}
-    np.testing.assert_allclose(steps["cem (mean)"], [0.2, 0.1])  # the std's mean over weights
-    np.testing.assert_allclose(steps["cmaes (mean)"], [0.1, 0.08])
+    assert len(fig.axes) == 4  # fitness above, step size below, per group
+    styles: dict[str, set] = {}
+    for ax in fig.axes:
+        for name, style in series_styles(ax).items():
+            styles.setdefault(name, set()).update(style)
+    assert all(len(style) == 1 for style in styles.values())
+    assert len({next(iter(s)) for s in styles.values()}) == 3
+    labels = [ax.get_ylabel() for ax in fig.axes] + [ax.get_xlabel() for ax in fig.axes]
+    assert not any("_" in label for label in labels)
+    assert fig.axes[0].get_ylabel().startswith("mean log2 max tile")
+    steps = {line.get_gid(): line.get_ydata() for line in fig.axes[2].get_lines()}
+    np.testing.assert_allclose(
+        steps["series:cem (CEM)"][:2], cem_history(2).filter(like="std_").mean(axis=1)
+    )
+    assert fig.legends and not any(ax.get_legend() for ax in fig.axes)
 
 
-def test_depth_transfer_draws_one_line_per_weight_set_in_depth_order() -> None:
-    table = pd.DataFrame({"name": ["a", "a", "b", "b"], "depth": [2, 1, 1, 2],
-                          "score_mean": [20.0, 10.0, 5.0, 30.0],
-                          "score_low": [-5.0, 8.0, 4.0, 25.0],
-                          "score_high": [45.0, 12.0, 6.0, 35.0]})  # fmt: skip
-    ax = figures.depth_transfer(table).axes[0]
-    lines = {bars.get_label(): bars.lines[0] for bars in ax.containers}
-    assert list(lines) == ["a", "b"]
-    np.testing.assert_array_equal(lines["a"].get_xdata(), [1, 2])
-    np.testing.assert_array_equal(lines["a"].get_ydata(), [10.0, 20.0])
-    assert all(seg[:, 1].min() >= 0 for seg in error_bars(ax))
+def test_depth_transfer_puts_each_evaluator_in_its_panel_and_names_lines_at_their_ends() -> None:
+    table = transfer_frame(["tuned-a", "tuned-b", "base-a", "base-b"])
+    groups = {"tuned-a": "nsga4", "base-a": "nsga4", "tuned-b": "cem8", "base-b": "cem8"}
+    fig = figures.depth_transfer(table, groups)
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_visible()}
+    assert set(panels) == {"nsga4 weights", "cem8 weights"}
+    ax = panels["nsga4 weights"]
+    assert sorted(series_styles(ax)) == ["base-a", "tuned-a"]
+    (bars,) = [c for c in ax.containers if c.get_label() == "tuned-a"]
+    np.testing.assert_array_equal(bars.lines[0].get_xdata(), [1, 2, 3])
+    assert sorted(t.get_text() for t in ax.texts) == ["base-a", "tuned-a"]
+    for text in ax.texts:
+        assert text.xy[0] == 3  # at the line's right end
+    assert ax.get_legend() is None
 
 
-def test_spread_labels_separates_close_labels_and_leaves_lone_ones() -> None:
-    x = np.array([0.0, 0.1, 0.2, 3.0])
-    y = np.array([100.0, 99.0, 98.0, 99.0])
-    heights = spread_labels(x, y, gap=5.0, width=0.5)
-    assert heights[0] == 100 and heights[3] == 99  # the highest and the lone one stay
-    near = np.sort(heights[:3])
-    assert (np.diff(near) >= 5.0 - 1e-12).all()  # close ones at least a gap apart, top down
-    assert heights[1] == 95 and heights[2] == 90
+def test_transfer_groups_follow_the_config() -> None:
+    config = validate_config(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()))
+    groups = figures.transfer_groups(config)
+    assert groups["tuned-nneonneo-cem"] == groups["nneonneo"] == "nneonneo"
+    assert groups["tuned-cem"] == groups["cem-prior"] == "cem8"
+    assert groups["tuned-nsga2"] == groups["equal-nsga4"] == "nsga4"
+
+
+def test_pareto_fronts_name_the_objectives_and_mark_the_chosen_points() -> None:
+    fig = figures.pareto_fronts(*fronts(2))
+    labels = {ax.get_xlabel() for ax in fig.axes} | {ax.get_ylabel() for ax in fig.axes}
+    assert labels == {o.label for o in OBJECTIVES}
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == ["seed 1", "seed 2", "balanced point (validated)"]
+
+
+def test_spread_keeps_order_and_gap_and_moves_the_least() -> None:
+    y = np.array([10.0, 11.0, 50.0, 10.5])
+    out = spread(y, gap=4.0, low=0.0, high=100.0)
+    assert list(np.argsort(out)) == list(np.argsort(y, kind="stable"))
+    assert np.diff(np.sort(out)).min() >= 4.0 - 1e-9
+    assert out[2] == 50.0  # the lone one stays
+    assert np.isclose(out[[0, 1, 3]].mean(), y[[0, 1, 3]].mean())  # the crowd keeps its centre
+
+
+def test_save_writes_print_sized_png_and_pdf(tmp_path: Path) -> None:
+    figures.save(figures.td_learning(td_curves(2)), tmp_path / "td")
+    with Image.open(tmp_path / "td.png") as image:
+        assert image.size[0] == round(figures.PAGE * figures.DPI)
+    assert (tmp_path / "td.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(
+    ("figure", "words"),
+    [
+        ("cost_strength", ("95%", "interval", "filled", "open", "line", "family")),
+        ("benchmark_reach", ("95%", "Wilson", "games", "0")),
+        ("validation_scores", ("quartiles", "median", "mean", "1.5", "Wilson", "games")),
+        ("depth_transfer", ("95%", "interval", "panel", "end")),
+        ("tuner_progress", ("mean", "band", "range", "seeds")),
+        ("hypervolume", ("mean", "band", "range", "largest", "objective space")),
+        ("td_learning", ("seed",)),
+        ("pareto_fronts", ("star", "seed")),
+    ],
+)
+def test_each_caption_explains_the_marks_of_its_figure(figure: str, words: tuple) -> None:
+    caption = (CAPTIONS / f"{figure}.rst").read_text()
+    for word in words:
+        assert word.lower() in caption.lower(), word

@@ -6,9 +6,11 @@ import pandas as pd
 import pytest
 from frames import games
 
+from g2048.report.stats import holm
 from g2048.report.tables import (
     benchmark_table,
     describe_agent,
+    holm_note,
     learned_table,
     moves_gain,
     summary_row,
@@ -31,9 +33,16 @@ def test_summary_row_counts_reach_rates_and_cost() -> None:
 def test_validation_table_pairs_every_set_with_the_reference() -> None:
     base = games([100, 200, 300], [256, 256, 256])
     better = games([150, 260, 330], [256, 512, 512])
-    table = validation_table({"base": base, "better": better}, "base").set_index("name")
-    assert table.loc["base", "diff_vs_reference"] == 0
+    worse = games([90, 150, 310], [256, 256, 256])
+    sets = {"base": base, "better": better, "worse": worse}
+    table = validation_table(sets, "base").set_index("name")
+    assert np.isnan(table.loc["base", "diff_vs_reference"])  # compares nothing, counts in no m
     assert table.loc["better", "diff_vs_reference"] == pytest.approx(140 / 3)
+    small, large = sorted(table["t_pvalue"].dropna())
+    assert sorted(table["holm_pvalue"].dropna()) == pytest.approx(
+        [2 * small, max(2 * small, large)]
+    )
+    assert "over the 2 comparisons of this table (sets vs base)" in holm_note(table, "sets vs base")
 
 
 def test_transfer_table_pairs_each_depth_with_the_reference_and_holm_corrects() -> None:
@@ -118,3 +127,4 @@ def test_learned_table_marks_pairs_with_a_timed_side() -> None:
     )
     assert out.timed.tolist() == [False, True]
     assert out["diff"].tolist() == [0.0, 5.5]
+    assert out.holm_pvalue.tolist() == pytest.approx(holm(out.t_pvalue).tolist(), nan_ok=True)

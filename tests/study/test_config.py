@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from g2048.study.config import (
     ConfigError,
+    load_config,
+    refuse_templates,
     shard_range,
     transfer_sets,
     validate_config,
@@ -104,6 +106,40 @@ def broken(edit) -> dict:  # noqa: ANN001
          "benchmark.entries[2].agent.star"),
         (lambda c: c["benchmark"]["entries"][2]["agent"].update(parallel="yes"),
          "benchmark.entries[2].agent.parallel"),
+        # sizes a typo reaches (issue 28): each bounded, the bound in config/README.md
+        (lambda c: c["tune"]["runs"][0].update(games=10**12), "tune.runs[0].games"),
+        (lambda c: c["benchmark"]["entries"][3]["agent"].update(rollouts=10**9),
+         "benchmark.entries[3].agent.rollouts"),
+        (lambda c: c.update(threads=10**6), "threads"),
+        (lambda c: c["validate"]["baselines"][0].update(weights=[1e308, 1.0, 0.1, 2.0]),
+         "validate.baselines[0].weights"),
+        (lambda c: c["benchmark"]["entries"][2].update(evaluator="cem8", weights=[1e308] * 8),
+         "benchmark.entries[2].weights"),
+        (lambda c: c["validate"]["baselines"][0].update(weights=[-1.0, 1.0, 0.1, 2.0]),
+         "validate.baselines[0].weights"),
+        (lambda c: c["validate"].update(games=10**7), "validate.games"),
+        (lambda c: c["benchmark"]["entries"][0].update(games=10**7), "benchmark.entries[0].games"),
+        (lambda c: c["benchmark"]["entries"][0].update(max_moves=10**7),
+         "benchmark.entries[0].max_moves"),
+        (lambda c: c["benchmark"].update(shards=10**5), "benchmark.shards"),
+        (lambda c: c["benchmark"]["entries"][2]["agent"].update(table_bits=40),
+         "benchmark.entries[2].agent.table_bits"),
+        (lambda c: c["benchmark"]["entries"][2]["agent"].update(budget_ms=1e9),
+         "benchmark.entries[2].agent.budget_ms"),
+        (lambda c: c["benchmark"]["entries"][2]["agent"].update(budget_nodes=10**12),
+         "benchmark.entries[2].agent.budget_nodes"),
+        (lambda c: c["benchmark"]["entries"][4]["agent"].update(step_cap=10**9),
+         "benchmark.entries[4].agent.step_cap"),
+        (lambda c: c["tune"]["runs"][0].update(max_moves=10**9), "tune.runs[0].max_moves"),
+        (lambda c: c["tune"]["runs"][0].update(reevaluate=10**9), "tune.runs[0].reevaluate"),
+        (lambda c: c["tune"]["runs"][0].update(pop_size=10**6), "tune.runs[0].pop_size"),
+        (lambda c: c["tune"]["runs"][0].update(generations=10**6), "tune.runs[0].generations"),
+        (lambda c: c["tune"]["runs"][1].update(population=10**6), "tune.runs[1].population"),
+        (lambda c: c["tune"]["runs"][1].update(iterations=10**6), "tune.runs[1].iterations"),
+        (lambda c: c["tune"]["runs"][1].update(step=1e308), "tune.runs[1].step"),
+        (lambda c: c["tune"]["td"].update(games=10**12), "tune.td.games"),
+        (lambda c: c["tune"]["td"].update(alpha=1e3), "tune.td.alpha"),
+        (lambda c: c["tune"]["td"].update(checkpoint_every=10**12), "tune.td.checkpoint_every"),
     ],
 )  # fmt: skip
 def test_a_bad_value_fails_naming_its_key(edit, key: str) -> None:  # noqa: ANN001
@@ -133,3 +169,50 @@ def test_candidates_are_tuned_runs_then_baselines() -> None:
     ]  # fmt: skip
     config["validate"]["transfer_depths"] = []
     assert transfer_sets(config) == []
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """A YAML "billion laughs": 10 ** levels strings through 10 anchors, in a few hundred
+    bytes."""
+    lines = ["a0: &a0 [" + ", ".join(["lol"] * 10) + "]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_yaml_alias_bomb_fails_at_once_in_one_line(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(alias_bomb())
+    with pytest.raises(ConfigError) as info:
+        load_config(bomb)
+    assert str(info.value).count("\n") == 0
+    assert "1,234,567,909 values once its YAML aliases are expanded" in str(info.value)
+    # the same check inside Snakemake, which has parsed the file itself
+    with pytest.raises(ConfigError, match="an alias bomb"):
+        validate_config(yaml.safe_load(alias_bomb()))
+    bomb.write_text("a: &a [*a]\n")  # a recursive alias
+    with pytest.raises(ConfigError, match="nested deeper than 32 levels"):
+        load_config(bomb)
+
+
+def test_a_config_file_is_read_within_bounds(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * (1 << 20) + "\n" + (CONFIGS / "smoke.yaml").read_text())
+    with pytest.raises(ConfigError, match="bytes, more than the 1,048,576 a study config may"):
+        load_config(big)
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("a: " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ConfigError, match="deep.yaml: "):
+        load_config(deep)
+
+
+def test_snakemakes_template_key_is_refused(tmp_path: Path) -> None:
+    """A config with __use_yte__ is Python to Snakemake: check-config refuses it, and so does
+    the Snakefile's first check (refuse_templates) for the files it is given."""
+    templated = tmp_path / "templated.yaml"
+    templated.write_text("__use_yte__: true\n" + (CONFIGS / "smoke.yaml").read_text())
+    with pytest.raises(ConfigError, match="config key __use_yte__: turns the file's values"):
+        load_config(templated)
+    with pytest.raises(ConfigError, match=f"{templated}: sets __use_yte__"):
+        refuse_templates([CONFIGS / "smoke.yaml", tmp_path / "missing.yaml", templated])
+    refuse_templates([CONFIGS / "smoke.yaml", CONFIGS / "config.yaml"])

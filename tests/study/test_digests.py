@@ -1,14 +1,24 @@
 """Result digests and provenance records: what `verify` compares, and what it reports."""
 
 import json
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from g2048.cli.main import main
+from g2048.evaluators.ntuple import Network, save_network
 from g2048.report.tables import write_table
-from g2048.study.digests import result_digests, verify, write_digests
+from g2048.study.digests import (
+    DigestFileError,
+    file_rows,
+    read_digests,
+    result_digests,
+    verify,
+    write_digests,
+)
 from g2048.study.provenance import environment, footer, summarise, write_record
 from g2048.study.results import write_json
 
@@ -115,3 +125,98 @@ def test_digests_leave_out_the_node_counts_of_parallel_rows(tmp_path: Path) -> N
     assert digests(tmp_path / "b", [11, 20], [5, 6]) == base
     assert digests(tmp_path / "c", [10, 21], [5, 6]) != base
     assert digests(tmp_path / "d", [10, 20], [4, 6]) != base
+
+
+def lines_network(value: float = 1.0) -> Network:
+    return Network("lines4x2", np.full(131072, value, dtype=np.float32))
+
+
+def test_networks_and_other_binary_results_are_digested_by_their_bytes(tmp_path: Path) -> None:
+    """A network's .npz counts, member by member by its uncompressed bytes (the same network
+    compressed otherwise digests alike); renderings of tables and figures do not count."""
+    results = make_results(tmp_path / "a")
+    (results / "tune" / "td").mkdir(parents=True)
+    save_network(results / "tune" / "td" / "seed1.npz", lines_network())
+    (results / "tables").mkdir()
+    (results / "tables" / "t.md").write_text("| x |\n\nMade on this machine.\n")
+    (results / "figures").mkdir()
+    (results / "figures" / "f.png").write_bytes(b"\x89PNG...")
+    (results / "notes.bin").write_bytes(b"\x00\x01")
+    digests = result_digests(results)
+    assert sorted(digests) == [
+        "results/benchmark/greedy.csv", "results/notes.bin", "results/select/tuned.json",
+        "results/tune/td/seed1.npz",
+    ]  # fmt: skip
+    rows = file_rows(results / "tune" / "td" / "seed1.npz")
+    assert [row.split(":")[0] for row in rows] == ["name.npy", "lut.npy"]
+    assert rows[1].startswith("lut.npy: 524416 bytes, sha256 ")
+    network = results / "tune" / "td" / "seed1.npz"
+    with zipfile.ZipFile(network) as old:  # the same members, stored uncompressed
+        members = {name: old.read(name) for name in old.namelist()}
+    with zipfile.ZipFile(network, "w", compression=zipfile.ZIP_STORED) as new:
+        for name, data in members.items():
+            new.writestr(name, data)
+    assert result_digests(results) == digests
+    save_network(network, lines_network(2.0))  # other weights
+    changed = result_digests(results)
+    assert changed["results/tune/td/seed1.npz"] != digests["results/tune/td/seed1.npz"]
+    network.write_bytes(b"not a zip")  # a damaged archive: digested by its bytes, no error
+    assert result_digests(results)["results/tune/td/seed1.npz"]["rows"]
+
+
+def test_verify_names_a_replaced_network(tmp_path: Path) -> None:
+    results = make_results(tmp_path)
+    (results / "tune" / "td").mkdir(parents=True)
+    save_network(results / "tune" / "td" / "seed1.npz", lines_network())
+    write_digests(results, tmp_path / "d.json")
+    save_network(results / "tune" / "td" / "seed1.npz", lines_network(float("nan")))
+    difference = verify(tmp_path / "d.json", results)
+    assert difference.startswith("results/tune/td/seed1.npz: row 1 (0 = header) differs; here it")
+    assert "lut.npy: 524416 bytes, sha256 " in difference
+
+
+def test_a_csv_that_is_not_text_is_a_difference_not_a_crash(tmp_path: Path) -> None:
+    results = make_results(tmp_path)
+    write_digests(results, tmp_path / "d.json")
+    (results / "benchmark" / "greedy.csv").write_bytes(b"\xff\xfe\x00garbage")
+    assert verify(tmp_path / "d.json", results).startswith("results/benchmark/greedy.csv: row 0")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{garbage", "is not valid JSON"),
+        ('{"files": 5}', "its 'files' entry must map each result file to its digest and rows, "
+         "got int"),
+        ("[1, 2]", "is not a JSON object with a 'files' entry"),
+        ('{"files": {"results/x.csv": {"digest": 3}}}', "its entry for results/x.csv is not"),
+    ],
+    ids=["garbage", "files-5", "list", "entry"],
+)  # fmt: skip
+def test_verify_names_a_bad_digest_file_and_its_own_remedy(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    text: str,
+    problem: str,
+) -> None:
+    """A digest file is the user's (committed, or written by `digest`): its fault is named
+    with the remedy for it, not the one for result files, and without a traceback."""
+    results = make_results(tmp_path)
+    bad = tmp_path / "digests.json"
+    bad.write_text(text)
+    with pytest.raises(DigestFileError, match=problem):
+        read_digests(bad)
+    assert main(["verify", str(bad), "--results", str(results)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"digest file {bad}: {problem}")
+    assert "python -m g2048 digest" in err and "snakemake" not in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_digest_names_an_out_file_it_cannot_write(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    results = make_results(tmp_path)
+    (tmp_path / "taken").write_text("a file, not a folder")
+    out = tmp_path / "taken" / "d.json"
+    assert main(["digest", "--results", str(results), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"digest file {out}: cannot be written") and err.count("\n") == 1

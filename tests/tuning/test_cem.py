@@ -43,7 +43,7 @@ def test_rosenbrock_reaches_the_valley_floor() -> None:
 
 
 def test_noise_reaches_the_optimum_where_plain_cem_stalls() -> None:
-    """Seed 003's settings (population 30, elite 0.2, smoothing 0.7) on the 8-d sphere from 3
+    """Source 003's settings (population 30, elite 0.2, smoothing 0.7) on the 8-d sphere from 3
     with std 2, 60 iterations: the std collapses before the mean arrives (measured |mean| 0.16
     to 2.5 over seeds 0-19, median 1.07). Szita & Lorincz's decreasing noise, variance
     0.1 - t / 200 (gone after 20 iterations), reaches it: |mean| <= 9e-4 over seeds 0-19."""

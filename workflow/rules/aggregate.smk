@@ -52,6 +52,38 @@ rule table_benchmark:
         "../scripts/table_benchmark.py"
 
 
+rule table_methods:
+    input:
+        games=expand("results/validate/{candidate}.csv", candidate=CANDIDATES),
+        provenance="results/provenance/summary.json",
+    output:
+        report(
+            multiext("results/tables/methods", ".csv", ".md", ".tex", ".html"),
+            caption="../report/methods.rst",
+            category="Tables",
+        ),
+        report(
+            multiext("results/tables/method_pairs", ".csv", ".md", ".tex", ".html"),
+            caption="../report/method_pairs.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/table_methods.log",
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        candidates=CANDIDATES,
+        runs=replicates.tuned_runs(config),
+        baselines=replicates.evaluator_baselines(config),
+        games=config["validate"]["games"],
+        study_seed=config["study_seed"],
+        code=CODE,
+    script:
+        "../scripts/table_methods.py"
+
+
 rule table_validation:
     input:
         games=expand("results/validate/{candidate}.csv", candidate=CANDIDATES),
@@ -71,6 +103,7 @@ rule table_validation:
     params:
         candidates=CANDIDATES,
         reference=config["validate"]["reference"],
+        depth=config["validate"]["depth"],
         games=config["validate"]["games"],
         study_seed=config["study_seed"],
         code=CODE,
@@ -156,6 +189,8 @@ rule table_tuning:
         mem_mb=1000,
         runtime=5,
     params:
+        records=run_records(),
+        jobs=[(r, s) for r in RUNS for s in SEEDS],
         code=CODE,
     script:
         "../scripts/table_tuning.py"
@@ -168,7 +203,7 @@ rule claims:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:
         report(
-            multiext("results/tables/claims", ".md", ".html"),
+            multiext("results/tables/claims", ".md", ".html", ".csv"),
             caption="../report/claims.rst",
             category="Tables",
         ),
@@ -185,6 +220,28 @@ rule claims:
         code=CODE,
     script:
         "../scripts/claims.py"
+
+
+rule findings:
+    input:
+        tables=expand(
+            "results/tables/{t}.csv",
+            t=["benchmark", "methods", "method_pairs", "tuning", "learned", "claims"]
+            + (["transfer"] if TRANSFER_SETS else []),
+        ),
+        provenance="results/provenance/summary.json",
+    output:
+        report("results/findings.md", caption="../report/findings.rst", category="Findings"),
+    log:
+        "logs/aggregate/findings.log",
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        code=CODE,
+    script:
+        "../scripts/findings.py"
 
 
 rule figure_tuning:
@@ -220,6 +277,8 @@ rule figure_tuning:
         mem_mb=1000,
         runtime=5,
     params:
+        records=run_records(),
+        jobs=[(r, s) for r in RUNS for s in SEEDS],
         code=CODE,
     script:
         "../scripts/figure_tuning.py"

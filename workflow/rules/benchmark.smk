@@ -8,12 +8,14 @@ rule benchmark_shard:
         "logs/benchmark/{entry}/shard{shard}.log",
     benchmark:
         "benchmarks/benchmark/{entry}/shard{shard}.tsv"
-    threads: config["threads"]
+    threads: shard_threads
     resources:
         mem_mb=2000,
         runtime=240,
     params:
         entry=lambda wildcards: study.entry(config, wildcards.entry),
+        threads=config["threads"],
+        record=entry_record,
         shards=config["benchmark"]["shards"],
         study_seed=config["study_seed"],
         engine=ENGINE,

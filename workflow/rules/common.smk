@@ -2,9 +2,11 @@ import os
 from pathlib import Path
 
 import g2048
+from g2048.report import replicates
 from g2048.study import config as study
 from g2048.study.naming import (
     candidate_name,
+    network_file,
     parse_candidate,
     parse_weights,
     transfer_name,
@@ -37,6 +39,7 @@ SEEDS = config["tune"]["seeds"]
 WEIGHT_RUNS = study.weight_runs(config)
 RUNS = study.run_names(config)
 SECTION_RUNS = [run for run in RUNS if run not in WEIGHT_RUNS]  # td: a network each
+NETWORK_RUNS = [run for run in RUNS if study.run_method(config, run).trains_network]
 CANDIDATES = study.validation_candidates(config)
 TRANSFER_SETS = study.transfer_sets(config)
 TRANSFER_DEPTHS = config["validate"]["transfer_depths"]
@@ -53,13 +56,44 @@ wildcard_constraints:
     entry="|".join(ENTRIES),
 
 
+def network_inputs(run, seeds):
+    """A network run's files that a job playing its networks reads, seed by seed: each network,
+    and the run's result that recorded the network's SHA-256 (none for a weight run)."""
+    if run not in NETWORK_RUNS:
+        return {}
+    return {
+        "networks": [network_file(run, s) for s in seeds],
+        "runs": [f"results/tune/{run}/seed{s}.json" for s in seeds],
+    }
+
+
 def tuned_selection(wildcards):
-    """The selection file a validation candidate needs (none for baselines)."""
+    """The files a validation candidate needs (none for baselines): its selection, and for a
+    network its file and its run's result."""
     tuned = parse_candidate(wildcards.candidate, RUNS)
     if tuned is None:
         return {}
     run, seed = tuned
-    return {"selected": f"results/select/{run}/seed{seed}.json"}
+    selected = {"selected": f"results/select/{run}/seed{seed}.json"}
+    return selected | network_inputs(run, [seed])
+
+
+def weight_set_record(name):
+    """What the config says of the run behind a weight set (study.run_record): a tuned
+    candidate <run>-s<seed> or a run's pick tuned-<run>; None for a baseline."""
+    tuned = parse_candidate(name, RUNS)
+    if tuned is not None:
+        return study.run_record(config, tuned[0])
+    for run in RUNS:
+        if name == transfer_name(run):
+            return study.run_record(config, run)
+    return None
+
+
+def weight_set_seed(name):
+    """The tuning seed of a tuned candidate <run>-s<seed> (None: a pick or a baseline)."""
+    tuned = parse_candidate(name, RUNS)
+    return None if tuned is None else tuned[1]
 
 
 def run_validation(wildcards):
@@ -81,16 +115,40 @@ def transfer_weights(wildcards):
 
 
 def entry_weights(wildcards):
-    """The tuned weights a benchmark entry needs, if it names any."""
+    """The tuned weights a benchmark entry needs, if it names any: the run's pick, and for a
+    network every seed's network and run result (which seed the pick names is known only once
+    it is made)."""
     spec = parse_weights(study.entry(config, wildcards.entry).get("weights"))
-    return {"tuned": f"results/select/tuned-{spec.run}.json"} if spec else {}
+    if spec is None:
+        return {}
+    pick = {"tuned": f"results/select/tuned-{spec.run}.json"}
+    return pick | network_inputs(spec.run, SEEDS)
+
+
+def shard_threads(wildcards):
+    """The threads of a benchmark shard: the config's; a shard that plays under a time budget
+    claims every core of a local run, so that nothing runs beside its timed games (it still
+    plays `threads` games at a time). The SLURM profile sets its own (`set-threads`)."""
+    agent = study.agent_config(study.entry(config, wildcards.entry)["agent"])
+    return max(workflow.cores, config["threads"]) if agent.timed else config["threads"]
+
+
+def entry_record(wildcards):
+    """What the config says of the run whose weights a benchmark entry plays (None: none)."""
+    spec = parse_weights(study.entry(config, wildcards.entry).get("weights"))
+    return None if spec is None else study.run_record(config, spec.run)
+
+
+def run_records():
+    """What the config says of every tuning run, by name (study.run_record)."""
+    return {run: study.run_record(config, run) for run in RUNS}
 
 
 def final_outputs():
     """Everything `snakemake` builds by default: the tables and figures, and every raw result
     they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
     being skipped as an intermediate whose consumers are up to date."""
-    tables = ["benchmark", "validation", "tuning", "learned"]
+    tables = ["benchmark", "validation", "methods", "method_pairs", "tuning", "learned"]
     tables += ["transfer"] if TRANSFER_SETS else []
     raw = expand(
         "results/tune/{r}/seed{s}{suffix}",
@@ -112,7 +170,8 @@ def final_outputs():
     return (
         raw
         + expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex", "html"])
-        + ["results/tables/claims.md", "results/tables/claims.html"]
+        + expand("results/tables/claims.{ext}", ext=["md", "html", "csv"])
+        + ["results/findings.md"]
         + expand("results/figures/{f}.{ext}", f=FIGURES, ext=["png", "pdf"])
         + (
             expand("results/figures/depth_transfer.{ext}", ext=["png", "pdf"])

@@ -33,7 +33,7 @@ rule train:
         "benchmarks/tune/{run}/seed{seed}.tsv"
     wildcard_constraints:
         run="|".join(SECTION_RUNS),
-    threads: 1
+    threads: config["threads"]
     resources:
         mem_mb=3000,
         runtime=240,
@@ -58,6 +58,7 @@ rule select:
         mem_mb=500,
         runtime=5,
     params:
+        record=lambda wildcards: study.run_record(config, wildcards.run),
         engine=ENGINE,
     script:
         "../scripts/select.py"

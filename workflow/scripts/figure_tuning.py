@@ -8,15 +8,16 @@ from g2048.study.results import read_history, read_selection, read_tune
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
-runs = [read_tune(p) for p in sm.input.runs]
-selected = [read_selection(p) for p in sm.input.selected]
+records = [(sm.params.records[name], seed) for name, seed in sm.params.jobs]
+runs = [read_tune(p, *r) for p, r in zip(sm.input.runs, records, strict=True)]
+selected = [read_selection(p, *r) for p, r in zip(sm.input.selected, records, strict=True)]
 histories = [read_history(p, r["method"]) for p, r in zip(sm.input.histories, runs, strict=True)]
 by_figure: dict[str, dict[str, list]] = {"fronts": {}, "progress": {}, "learning": {}}
 for run, sel, history in zip(runs, selected, histories, strict=True):
     runs_of = by_figure[get_method(run["method"]).figure]
     runs_of.setdefault(run["run"], []).append((run, sel, history))
 fronts = by_figure["fronts"]
-first = next(iter(fronts.values()))  # the fronts of the first NSGA-II run (seed 000's)
+first = next(iter(fronts.values()))  # the fronts of the first NSGA-II run (source 000's)
 figure = figures.pareto_fronts([r for r, _, _ in first], [s for _, s, _ in first])
 figures.save(figure, sm.output[0].removesuffix(".png"))
 hv = {name: [h for _, _, h in seeds] for name, seeds in fronts.items()}

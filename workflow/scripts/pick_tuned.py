@@ -6,7 +6,12 @@ from g2048.study.stages import pick_tuned, validation_games
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
+record = sm.params.record
 games = [validation_games(p, sm.params.study_seed, sm.params.games) for p in sm.input.games]
-tuned = pick_tuned([read_selection(p) for p in sm.input.selected], games)
+selected = [
+    read_selection(p, record, seed)
+    for p, seed in zip(sm.input.selected, record["seeds"], strict=True)
+]
+tuned = pick_tuned(selected, games)
 write_json(sm.output.tuned, tuned)
 log(f"picked seed {tuned['seed']}: {tuned['weights']}")

@@ -6,6 +6,6 @@ from g2048.study.stages import select
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
-selected = select(read_tune(sm.input.result))
+selected = select(read_tune(sm.input.result, sm.params.record, int(sm.wildcards.seed)))
 write_json(sm.output.selected, selected)
 log(f"selected {selected['weights']}")

@@ -1,6 +1,6 @@
 """Snakemake adapter: the learned network against the heuristics, paired on common seeds."""
 
-from g2048.report.tables import learned_table, write_table
+from g2048.report.tables import holm_note, learned_table, write_table
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
@@ -16,4 +16,9 @@ games = {
     for name in pair
 }
 table = learned_table([tuple(pair) for pair in sm.params.pairs], games)
-write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
+note = holm_note(table, "each network row against the heuristic row of the same agent")
+write_table(
+    table,
+    sm.output[0].removesuffix(".csv"),
+    footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
+)

@@ -2,7 +2,7 @@
 and baseline at each depth, paired against the reference, Holm-corrected)."""
 
 from g2048.report import figures
-from g2048.report.tables import transfer_table, write_table
+from g2048.report.tables import holm_note, transfer_table, write_table
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
@@ -15,5 +15,11 @@ games = {
     for (name, depth), p in zip(sm.params.sets, sm.input.games, strict=True)
 }
 table = transfer_table(games, sm.params.reference)
-write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
-figures.save(figures.depth_transfer(table), sm.output[4].removesuffix(".png"))
+note = holm_note(table, f"each weight set against {sm.params.reference} at the same depth")
+write_table(
+    table,
+    sm.output[0].removesuffix(".csv"),
+    footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
+)
+groups = figures.transfer_groups(sm.config)  # a panel per evaluator: tuned beside its baseline
+figures.save(figures.depth_transfer(table, groups), sm.output[4].removesuffix(".png"))

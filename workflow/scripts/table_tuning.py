@@ -13,8 +13,11 @@ sm = snakemake  # noqa: F821
 script_log(sm.log[0])
 validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
 runs = []
-for selected, tuned in zip(sm.input.selected, sm.input.runs, strict=True):
-    run, result = read_selection(selected), read_tune(tuned)
+for selected, tuned, (name, seed) in zip(
+    sm.input.selected, sm.input.runs, sm.params.jobs, strict=True
+):
+    record = sm.params.records[name]
+    run, result = read_selection(selected, record, seed), read_tune(tuned, record, seed)
     name = candidate_name(run["run"], run["seed"])
     runs.append(
         run

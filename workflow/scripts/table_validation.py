@@ -1,6 +1,6 @@
 """Snakemake adapter: the validation table (paired against the reference weight set)."""
 
-from g2048.report.tables import validation_table, write_table
+from g2048.report.tables import holm_note, validation_table, write_table
 from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
@@ -13,4 +13,9 @@ games = {
     for c, p in zip(sm.params.candidates, sm.input.games, strict=True)
 }
 table = validation_table(games, sm.params.reference)
-write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
+note = holm_note(table, f"each weight set against {sm.params.reference}, depth {sm.params.depth}")
+write_table(
+    table,
+    sm.output[0].removesuffix(".csv"),
+    footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
+)

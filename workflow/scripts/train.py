@@ -22,6 +22,7 @@ result, curve, network = train(
     sm.params.study_seed,
     sm.output.network,
     str(checkpoint),
+    sm.threads,
     log,
 )
 save_network(sm.output.network, network)

@@ -3,16 +3,21 @@ or one of the depth-transfer validation's)."""
 
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
-from g2048.study.results import read_selection, write_csv
-from g2048.study.stages import play_weight_set, validation_seeds
+from g2048.study.results import write_csv
+from g2048.study.stages import play_weight_set, tuned_weights, validation_seeds
 
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 write_record(sm.output.provenance, sm.output.games)
 name = sm.params.name
-if hasattr(sm.input, "selected"):  # tuned weights, not a baseline
-    selected = read_selection(sm.input.selected)
-    evaluator, weights = selected["evaluator"], selected["weights"]
+if hasattr(sm.input, "selected"):  # tuned weights (a seed's, or a run's pick), not a baseline
+    evaluator, weights = tuned_weights(
+        sm.input.selected,
+        sm.params.record,
+        seed=sm.params.seed,
+        networks=sm.input.get("networks", []),
+        runs=sm.input.get("runs", []),
+    )
 else:
     base = next(b for b in sm.params.baselines if b["name"] == name)
     evaluator, weights = base["evaluator"], base.get("weights")

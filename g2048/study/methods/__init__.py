@@ -1,5 +1,5 @@
-"""The study's tuning methods, one module each, registered in METHODS: NSGA-II (seed 000), the
-cross-entropy method (seed 003), CMA-ES and TD learning of an n-tuple network (seed 004's next
+"""The study's tuning methods, one module each, registered in METHODS: NSGA-II (source 000), the
+cross-entropy method (source 003), CMA-ES and TD learning of an n-tuple network (source 004's next
 step). A method owns its settings, how it runs, what its result file and history hold, which
 weights it offers and how tables and figures name it (`base.Method`); the rest of the study
 asks it. Adding a method is a module with a `Method` subclass and its entry here.

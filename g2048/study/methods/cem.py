@@ -1,4 +1,4 @@
-"""The cross-entropy method (seed 003), optionally with Szita & Lorincz's decreasing noise."""
+"""The cross-entropy method (source 003), optionally with Szita & Lorincz's decreasing noise."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from g2048.tuning import cem
 class CEM(UnitBoxMethod):
     name = "cem"
     label = "CEM"
-    description = "seed 003's cross-entropy method"
+    description = "source 003's cross-entropy method"
     keys = {
         "population": Key(POPULATION, required=True),
         "iterations": ITERATIONS,
@@ -34,7 +34,7 @@ class CEM(UnitBoxMethod):
             {
                 "description": (
                     "Szita & Lorincz's extra variance max(a - t / b, 0) at iteration t, as "
-                    "[a, b] (none: seed 003's CEM)"
+                    "[a, b] (none: source 003's CEM)"
                 ),
                 "type": "array",
                 "items": {"type": "number", "exclusiveMinimum": 0},
@@ -61,14 +61,14 @@ class CEM(UnitBoxMethod):
         progress: Log | None = None,
         **settings: Any,
     ) -> Tuned:
-        """Seed 003's run: the cross-entropy method over an evaluator's weights.
+        """Source 003's run: the cross-entropy method over an evaluator's weights.
 
         `settings` go to CEMObjective (study_seed is required; run, max_moves, fitness,
         fresh_seeds, threads). The search runs in the evaluator's tuning box scaled to the unit
-        cube (`UnitBox`): it starts at the default weights (for cem8 the seed's prior) with
-        std `step` (for cem8's box of width 10, the seed's sigma 1), keeps the best 20% (6 of
-        30), smooths with 0.7 and floors the std at 1e-4 of the box (the seed's 1e-3 for
-        cem8), all as in the seed; samples are clipped to the box. `noise` = (a, b) adds Szita
+        cube (`UnitBox`): it starts at the default weights (for cem8 the source's prior) with
+        std `step` (for cem8's box of width 10, the source's sigma 1), keeps the best 20% (6 of
+        30), smooths with 0.7 and floors the std at 1e-4 of the box (the source's 1e-3 for
+        cem8), all as in the source; samples are clipped to the box. `noise` = (a, b) adds Szita
         & Lorincz's decreasing variance (in the unit box). The result's mean, std, best_x and
         elite are in weights, its history in the unit box. With `reevaluate`, the final mean
         and elite play that many fresh games each. The sampler's generator derives from

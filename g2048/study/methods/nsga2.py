@@ -1,4 +1,4 @@
-"""NSGA-II (seed 000): four objectives of an evaluator's weights, the balanced point of the final
+"""NSGA-II (source 000): four objectives of an evaluator's weights, the balanced point of the final
 front validated, and its extremes as the switching agent's rows."""
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from g2048.tuning import nsga2
 class NSGA2(WeightMethod):
     name = "nsga2"
     label = "NSGA-II"
-    description = "seed 000's four objectives"
+    description = "source 000's four objectives"
     keys = {
         "pop_size": Key(
-            {"description": "population size (even, >= 4)", "type": "integer", "minimum": 4,
-             "multipleOf": 2},
+            {"description": "population size (even, 4 to 10 000)", "type": "integer",
+             "minimum": 4, "maximum": 10000, "multipleOf": 2},
             required=True,
         ),
         "generations": Key(
             {"description": "generations after the initial population",
-             "$ref": "#/$defs/positive_int"},
+             "$ref": "#/$defs/iterations"},
             required=True,
         ),
     }  # fmt: skip
@@ -61,7 +61,7 @@ class NSGA2(WeightMethod):
         progress: Log | None = None,
         **settings: Any,
     ) -> Tuned:
-        """Seed 000's run: NSGA-II over an evaluator's weights.
+        """Source 000's run: NSGA-II over an evaluator's weights.
 
         `settings` go to NSGA2Objective (study_seed is required; run, fresh_seeds, simplex,
         max_moves, threads). The optimiser's generator derives from `seed`; the game seeds

@@ -1,4 +1,4 @@
-"""TD(0) self-play of an n-tuple network (seed 004's next step; Szubert & Jaskowski 2014): the
+"""TD(0) self-play of an n-tuple network (source 004's next step; Szubert & Jaskowski 2014): the
 method configured as `tune.td`, whose one run is named td and whose weight sets are network
 files of the `ntuple` evaluator."""
 
@@ -22,7 +22,7 @@ class TD(Method):
     name = "td"
     label = "TD"
     description = (
-        "Afterstate TD(0) self-play of an n-tuple network (seed 004's next step; Szubert & "
+        "Afterstate TD(0) self-play of an n-tuple network (source 004's next step; Szubert & "
         "Jaskowski 2014), one single-threaded job per seed."
     )
     keys = {
@@ -40,15 +40,19 @@ class TD(Method):
         "games": Key(
             {
                 "description": "Training games (self-play, one learning curve row per 1000).",
-                "$ref": "#/$defs/positive_int",
+                "$ref": "#/$defs/training_games",
             },
             required=True,
         ),
         "alpha": Key(
             {
-                "description": "Learning rate, divided over the weights a value reads.",
+                "description": (
+                    "Learning rate, divided over the weights a value reads (at most 1: a "
+                    "larger step overshoots every update)."
+                ),
                 "type": "number",
                 "exclusiveMinimum": 0,
+                "maximum": 1,
             },
             required=True,
         ),
@@ -67,9 +71,24 @@ class TD(Method):
                 ),
                 "type": "integer",
                 "minimum": 1000,
+                "maximum": 100000000,
                 "multipleOf": 1000,
             },
             default=10000,
+        ),
+        "batch": Key(
+            {
+                "description": (
+                    "Games per round (a divisor of 1000): a round's games are played with the "
+                    "weights as they stood at its start, then their updates are made in game "
+                    "order. 1 = the serial algorithm; the result depends on batch, not on the "
+                    "job's threads."
+                ),
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000,
+            },
+            default=1,
         ),
     }
     result_keys = ("network", "network_sha256", "games")
@@ -92,12 +111,13 @@ class TD(Method):
         study_seed: int,
         network_path: str,
         checkpoint: str,
+        threads: int,
         log: Log,
     ) -> tuple[dict, pd.DataFrame, ntuple.Network]:
         """One training run (games seeded from `study_seed` and the run's name): (result for
         JSON, naming the network's file `network_path` and the digest of its weights; learning
-        curve; network). Resumes from `checkpoint` when it holds this run's state (same
-        settings, seeds and numba code)."""
+        curve; network), a round of `batch` games on `threads` threads. Resumes from
+        `checkpoint` when it holds this run's state (same settings, seeds and numba code)."""
         options = self.options(settings)
         purpose = tuning_purpose(self.name, seed)
         start = time.perf_counter()
@@ -131,6 +151,8 @@ class TD(Method):
             },
             progress=progress,
             resumed=resumed,
+            batch=options["batch"],
+            threads=threads,
         )
         data = {
             "run": self.name,

@@ -17,8 +17,13 @@ from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
 from g2048.study.progress import timing
 
 # The settings both take; `required` differs (cma has a default population), the schema not.
-POPULATION = {"description": "candidates per iteration", "type": "integer", "minimum": 2}
-ITERATIONS = Key({"description": "iterations", "$ref": "#/$defs/positive_int"}, required=True)
+POPULATION = {
+    "description": "candidates per iteration (at most 10 000)",
+    "type": "integer",
+    "minimum": 2,
+    "maximum": 10000,
+}
+ITERATIONS = Key({"description": "iterations", "$ref": "#/$defs/iterations"}, required=True)
 FITNESS = Key(
     {"description": "what a candidate maximises", "enum": list(FITNESSES)},
     default=DEFAULT_FITNESS,
@@ -27,10 +32,11 @@ STEP = Key(
     {
         "description": (
             "initial standard deviation of every weight as a fraction of its tuning box "
-            "(0.1: for cem8, seed 003's std 1)"
+            "(0.1: for cem8, source 003's std 1; at most 1, the whole box)"
         ),
         "type": "number",
         "exclusiveMinimum": 0,
+        "maximum": 1,
     },
     default=0.1,
 )

@@ -1,0 +1,186 @@
+"""The tuning runs' figures: NSGA-II's Pareto fronts (`pareto_fronts`) and hypervolume
+(`hypervolume`), the progress of CEM and CMA-ES (`tuner_progress`) and TD learning curves
+(`td_learning`)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+from g2048.report.figures.style import (
+    COLUMN,
+    MAX_SERIES,
+    PAGE,
+    Style,
+    legend_above,
+    legend_handle,
+    log_ticks,
+    marker_handle,
+    new_figure,
+    panel_grid,
+    panels_by,
+    series_style,
+    tag_series,
+    thousands,
+)
+from g2048.study.naming import OBJECTIVES
+
+_OBJECTIVE_LABELS = {o.name: o.label for o in OBJECTIVES}
+
+
+def pareto_fronts(runs: list[dict], selected: list[dict]) -> Figure:
+    """Pairwise scatter of the NSGA-II first fronts of every seed (a colour and marker per seed,
+    up to 8); each seed's balanced point as a star."""
+    pairs = list(combinations(range(len(OBJECTIVES)), 2))
+    fig = new_figure(PAGE, 4.6)
+    axes = fig.subplots(2, 3)
+    handles = []
+    for k, (run, sel) in enumerate(zip(runs, selected, strict=True)):
+        st = series_style(k)
+        F = np.asarray(run["F"])[np.asarray(run["front"])]
+        star = np.asarray(sel["objectives"])
+        for ax, (i, j) in zip(axes.flat, pairs, strict=True):
+            points = ax.scatter(
+                F[:, i], F[:, j], s=7, marker=st.marker, color=st.color, alpha=0.7, linewidths=0
+            )
+            tag_series(points, f"seed {run['seed']}")
+            ax.scatter(
+                star[i],
+                star[j],
+                marker="*",
+                s=55,
+                color=st.color,
+                edgecolor="black",
+                linewidths=0.5,
+                zorder=3,
+            )
+        handles.append(legend_handle(st, f"seed {run['seed']}", linestyle="none"))
+    for ax, (i, j) in zip(axes.flat, pairs, strict=True):
+        ax.set_xlabel(OBJECTIVES[i].label)
+        ax.set_ylabel(OBJECTIVES[j].label)
+    chosen = marker_handle(
+        "balanced point (validated)",
+        marker="*",
+        markersize=7,
+        color="white",
+        markeredgecolor="black",
+    )
+    legend_above(fig, [*handles, chosen], ncols=min(len(handles) + 1, 6))
+    return fig
+
+
+def _band(ax: Axes, histories: list[pd.DataFrame], x: str, y: str, st: Style, name: str) -> Line2D:
+    """Mean over seeds as a line, the range over seeds as a band of the same colour."""
+    table = pd.concat([h.set_index(x)[y] for h in histories], axis=1)
+    mean = table.mean(axis=1)
+    every = max(len(table) // 12, 1)
+    (line,) = ax.plot(table.index, mean, markevery=every, **st.line(markersize=3))
+    tag_series(line, name)
+    ax.fill_between(
+        table.index, table.min(axis=1), table.max(axis=1), alpha=0.18, color=st.color, linewidth=0
+    )
+    return line
+
+
+def hypervolume(histories: dict[str, list[pd.DataFrame]]) -> Figure:
+    """NSGA-II hypervolume of the first front per generation, one panel per run (each run has
+    its own objective space: its agent and move cap): mean and range over seeds, relative to
+    the largest hypervolume any front of the run reached, so that 1 is the best it found
+    (with fresh game seeds per generation a front's value can fall)."""
+    fig, axes = panel_grid(len(histories), 2.3, 0.3)
+    for k, (ax, (run, runs)) in enumerate(zip(axes.flat, histories.items(), strict=False)):
+        best = max(float(h["hypervolume"].max()) for h in runs)
+        scaled = [h.assign(relative=h["hypervolume"] / best) for h in runs]
+        _band(ax, scaled, "generation", "relative", series_style(0), run)
+        ax.set_title(f"{run} ({len(runs)} seeds)")
+        ax.set_xlabel("generation")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylim(0, 1.05)
+        if k % axes.shape[1] == 0:
+            ax.set_ylabel("hypervolume / run's largest")
+    return fig
+
+
+def step_size(history: pd.DataFrame) -> pd.Series:
+    """A CEM or CMA-ES run's step size per iteration, as a fraction of the tuning box: CMA-ES's
+    sigma, the CEM's sampling std averaged over the weights (both search the unit box)."""
+    if "sigma" in history:
+        return history["sigma"]
+    return history.filter(like="std_").mean(axis=1)
+
+
+def fitness_label(fitness: str) -> str:
+    """A tuning fitness's name as an axis reads it: 'log2_max_tile' -> 'mean log2 max tile'."""
+    return _OBJECTIVE_LABELS.get(fitness, fitness.replace("_", " "))
+
+
+def tuner_progress(runs: dict[str, dict]) -> Figure:
+    """CEM and CMA-ES runs side by side, one column per group of runs judged alike (evaluator,
+    fitness): above, the best candidate's fitness per step against the candidates evaluated so
+    far (equal games per candidate: equal cost); below, the step size; mean over seeds as a
+    line, range over seeds as a band. A run has one style in every panel. `runs` maps a run's
+    name to its `label`, evaluator, `judged_by` and its seeds' histories."""
+    columns = panels_by({name: (run["evaluator"], run["judged_by"]) for name, run in runs.items()})
+    fig = new_figure(COLUMN if len(columns) == 1 else PAGE, 4.4)
+    axes = fig.subplots(2, len(columns), squeeze=False, sharex="col")
+    shared = len(runs) <= MAX_SERIES  # one style per run across the figure
+    styles = {name: series_style(i) for i, name in enumerate(runs)}
+    handles = {}
+    for col, ((evaluator, fitness), names) in enumerate(columns):
+        top, bottom = axes[0, col], axes[1, col]
+        for k, name in enumerate(names):
+            st = styles[name] if shared else series_style(k)
+            histories = runs[name]["histories"]
+            _band(top, histories, "evaluations", "best_f", st, runs[name]["label"])
+            steps = [h.assign(step=step_size(h)) for h in histories]
+            _band(bottom, steps, "evaluations", "step", st, runs[name]["label"])
+            handles[name] = legend_handle(st, f"{runs[name]['label']}, {len(histories)} seeds")
+        top.set_title(f"{evaluator} weights")
+        top.set_ylabel(f"{fitness_label(fitness)} (best candidate)")
+        bottom.set_yscale("log")
+        log_ticks(bottom.yaxis, *sorted(bottom.get_ylim()))
+        bottom.set_ylabel("step size (fraction of the box)")
+        bottom.set_xlabel("candidates evaluated")
+        bottom.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
+        if not shared:
+            top.legend(
+                handles=[handles[n] for n in names],
+                loc="lower center",
+                bbox_to_anchor=(0.5, 1.1),
+                ncols=1,
+            )
+    if shared:
+        legend_above(fig, list(handles.values()), ncols=min(len(handles), 3))
+    return fig
+
+
+def td_learning(curves: dict[int, pd.DataFrame]) -> Figure:
+    """TD(0) learning curves, one line per seed: mean score and the share of games reaching
+    2048 per block of training games (greedy self-play while learning)."""
+    fig = new_figure(PAGE, 2.7)
+    left, right = fig.subplots(1, 2)
+    handles = []
+    for k, (seed, curve) in enumerate(sorted(curves.items())):
+        st = series_style(k % MAX_SERIES)
+        every = max(len(curve) // 8, 1)
+        for ax, column in ((left, "mean_score"), (right, "reach_2048")):
+            (line,) = ax.plot(
+                curve["games"], curve[column], markevery=(k % every, every), **st.line(markersize=3)
+            )
+            tag_series(line, f"seed {seed}")
+        handles.append(legend_handle(st, f"seed {seed}"))
+    left.set_ylabel("mean score per block")
+    left.yaxis.set_major_formatter(FuncFormatter(thousands))
+    right.set_ylabel("share of games reaching 2048")
+    right.set_ylim(0, 1)
+    for ax in (left, right):
+        ax.set_xlabel("training games")
+        ax.xaxis.set_major_formatter(FuncFormatter(thousands))
+    legend_above(fig, handles, ncols=min(len(handles), 8))
+    return fig

@@ -1,0 +1,218 @@
+"""The study's findings page, written from the tables of one run: each finding a sentence whose
+numbers, intervals and p-values are read from a table, with the test behind it named. Nothing
+on the page is typed by hand, so it cannot go stale against its tables; which way a sentence
+reads (higher, lower, no clear difference) is decided by the numbers too."""
+
+from __future__ import annotations
+
+import pandas as pd
+from scipy import stats
+
+from g2048.report.claims import ALPHA
+from g2048.report.tables import number
+
+T_MEAN = "95% t interval over the games"
+WILSON = "Wilson 95% interval"
+
+
+def _interval(mean: float, low: float, high: float) -> str:
+    return f"{number(mean)} [{number(low)}, {number(high)}]"
+
+
+def _signed(mean: float, low: float, high: float) -> str:
+    return f"{mean:+,.0f} [{low:+,.0f}, {high:+,.0f}]"
+
+
+def _p(p: float) -> str:
+    return f"{p:.2g}"
+
+
+def _row_text(row: pd.Series) -> str:
+    """A benchmark row: its name, what it plays, its mean score with interval, its cost."""
+    return (
+        f"`{row['name']}` ({row.agent}, {row.evaluator}) scores "
+        f"{_interval(row.score_mean, row.score_low, row.score_high)} over {row.games} games "
+        f"at {row.ms_per_move:.3g} ms per move, reaching 2048 in "
+        f"{row.reach_2048:.1%} [{row.reach_2048_low:.1%}, {row.reach_2048_high:.1%}]"
+    )
+
+
+def search_findings(benchmark: pd.DataFrame) -> list[str]:
+    """The strongest row of each algorithm, and the rows under each time budget side by side
+    with the time they used."""
+    out = []
+    untimed = benchmark[~benchmark.timed.astype(bool)]
+    for algorithm, rows in untimed.groupby("algorithm", sort=False):
+        best = rows.loc[rows.score_mean.idxmax()]
+        out.append(
+            f"The strongest {algorithm} row of fixed cost: {_row_text(best)} "
+            f"(mean: {T_MEAN}; rate: {WILSON})."
+        )
+    timed = benchmark[benchmark.timed.astype(bool) & (benchmark.budget_ms > 0)]
+    for budget, rows in timed.groupby("budget_ms"):
+        parts = [
+            f"`{r['name']}` {_interval(r.score_mean, r.score_low, r.score_high)} "
+            f"using {r.ms_per_move:.3g} ms per move"
+            for _, r in rows.sort_values("score_mean", ascending=False).iterrows()
+        ]
+        out.append(
+            f"Under a budget of {budget:g} ms per move ({T_MEAN}; games on a shared machine, "
+            f"reproducible only up to timing): " + "; ".join(parts) + "."
+        )
+    return out
+
+
+def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    """Each tuning run over its seeds against its evaluator's baseline, then the pairs of runs
+    of one evaluator that differ."""
+    out = []
+    for _, m in methods.iterrows():
+        text = (
+            f"{m.method} (`{m.run}`, {m.evaluator}) over {m.seeds} seeds scores "
+            f"{_interval(m.score_mean, m.score_low, m.score_high)} at validation (t interval "
+            f"over the seeds; the seeds' own means {m.seed_scores})"
+        )
+        if isinstance(m.get("baseline"), str):
+            verdict = _direction(m.diff_vs_baseline, m.holm_pvalue, "above", "below")
+            text += (
+                f"; against `{m.baseline}` {_signed(m.diff_vs_baseline, m.diff_low, m.diff_high)}"
+                f" per seed, {verdict} (one-sample t over seeds, Holm p = {_p(m.holm_pvalue)})"
+            )
+        out.append(text + ".")
+    if len(pairs):
+        differ = pairs[pairs.holm_pvalue < ALPHA]
+        text = (
+            f"Of {len(pairs)} pairs of runs that tune the same evaluator, {len(differ)} differ "
+            f"at Holm p < {ALPHA:g} (Welch's t over seeds)"
+        )
+        details = [
+            f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)} "
+            f"(Holm p = {_p(r.holm_pvalue)})"
+            for _, r in differ.iterrows()
+        ]
+        out.append(text + (": " + "; ".join(details) if details else "") + ".")
+    return out
+
+
+def _direction(diff: float, p: float, higher: str, lower: str) -> str:
+    if not p < ALPHA:
+        return "no clear difference"
+    return higher if diff > 0 else lower
+
+
+def overfitting_findings(tuning: pd.DataFrame) -> list[str]:
+    """How the picks' values on fresh seeds compare with those on their last training seeds,
+    by a sign test over the picks."""
+    if "fresh" not in tuning:
+        return []
+    rows = tuning.dropna(subset=["train", "fresh"])
+    changed = rows[rows.fresh != rows.train]
+    if changed.empty:
+        return []
+    lower = int((changed.fresh < changed.train).sum())
+    gap = ((rows.fresh - rows.train) / rows.train.abs()).median()
+    p = stats.binomtest(lower, len(changed)).pvalue
+    reading = (
+        "no consistent gap"
+        if not p < ALPHA
+        else "the training value overstates what a pick does on new games"
+        if 2 * lower > len(changed)
+        else "the picks do better on new games than on their training games"
+    )
+    return [
+        f"In {lower} of {len(changed)} tuned picks (of {len(rows)}; the others unchanged) the "
+        f"value selection judged by was lower on fresh seeds than on the last training seeds, "
+        f"median change {gap:+.1%}: {reading} (sign test over the picks, p = {_p(p)})."
+    ]
+
+
+def learned_findings(learned: pd.DataFrame) -> list[str]:
+    """The network against each heuristic played by the same agent."""
+    out = []
+    for _, r in learned.iterrows():
+        verdict = _direction(r["diff"], r.holm_pvalue, "the network higher", "the network lower")
+        timed = " (a timed row: reproducible only up to timing)" if r.timed else ""
+        out.append(
+            f"`{r.network}` against `{r.heuristic}` on {r.games} common games: "
+            f"{number(r.network_score)} vs {number(r.heuristic_score)}, paired difference "
+            f"{_signed(r['diff'], r.diff_low, r.diff_high)}, {verdict} "
+            f"(paired t, Holm p = {_p(r.holm_pvalue)}){timed}."
+        )
+    return out
+
+
+def transfer_findings(transfer: pd.DataFrame) -> list[str]:
+    """At each depth, the strongest weight set and whether the runner-up is within its
+    interval."""
+    out = []
+    for depth, rows in transfer.groupby("depth"):
+        ranked = rows.sort_values("score_mean", ascending=False)
+        first, second = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else None
+        text = (
+            f"At depth {depth} the highest-scoring weight set is `{first['name']}` "
+            f"{_interval(first.score_mean, first.score_low, first.score_high)}"
+        )
+        if second is not None:
+            overlap = second.score_high >= first.score_low
+            text += (
+                f", then `{second['name']}` "
+                f"{_interval(second.score_mean, second.score_low, second.score_high)}"
+                f" ({'intervals overlap: no clear order' if overlap else 'intervals apart'})"
+            )
+        out.append(text + f" ({T_MEAN}).")
+    return out
+
+
+def claim_findings(claims: pd.DataFrame) -> list[str]:
+    """The claims' verdicts counted, and those that did not hold named."""
+    judged = claims[~claims["tolerance band"].str.startswith("question:")]
+    counts = judged.verdict.value_counts()
+    parts = [
+        f"{counts.get(v, 0)} {v}"
+        for v in ("held", "did not hold", "inconclusive", "not comparable")
+    ]
+    failed = judged[judged.verdict == "did not hold"]
+    measured = failed["measured (95% CI)"]
+    names = "; ".join(f"{c} (measured {m})" for c, m in zip(failed.claim, measured, strict=True))
+    return [
+        f"Of the source documents' {len(judged)} claims, " + ", ".join(parts) + " (equivalence "
+        "to a tolerance band, rule at the top of the claims table)"
+        + (f". Did not hold: {names}." if names else ".")
+    ]
+
+
+SECTIONS = (
+    ("Search: strength for its cost", "benchmark"),
+    ("Tuning methods, seeds as replicates", "methods"),
+    ("Overfitting to the training games", "tuning"),
+    ("The learned evaluation", "learned"),
+    ("Depth transfer", "transfer"),
+    ("The source documents' claims", "claims"),
+)
+
+
+def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
+    """The findings page from the run's `tables` (by name: benchmark, methods, method_pairs,
+    tuning, learned, claims and, when the study has one, transfer)."""
+    build = {
+        "benchmark": lambda: search_findings(tables["benchmark"]),
+        "methods": lambda: method_findings(tables["methods"], tables["method_pairs"]),
+        "tuning": lambda: overfitting_findings(tables["tuning"]),
+        "learned": lambda: learned_findings(tables["learned"]),
+        "transfer": lambda: transfer_findings(tables["transfer"]),
+        "claims": lambda: claim_findings(tables["claims"]),
+    }
+    lines = [
+        "# Findings",
+        "",
+        "Every number below is read from this run's tables (`results/tables/`); each sentence "
+        "names the interval or test behind it. Intervals are 95%; p-values of a table are "
+        f'Holm-corrected over its rows; "no clear difference" means Holm p >= {ALPHA:g}.',
+    ]
+    for title, name in SECTIONS:
+        if name not in tables:
+            continue
+        found = build[name]()
+        if found:
+            lines += ["", f"## {title}", ""] + [f"- {sentence}" for sentence in found]
+    return "\n".join(lines) + f"\n\n{footer}\n"

@@ -1,0 +1,27 @@
+"""Snakemake adapter: the tuning methods compared with their seeds as replicates."""
+
+from g2048.report.replicates import TunedRun, method_pairs, method_table
+from g2048.report.tables import holm_note, write_table
+from g2048.study.progress import script_log
+from g2048.study.provenance import footer
+from g2048.study.results import read_json
+from g2048.study.stages import validation_games
+
+sm = snakemake  # noqa: F821
+script_log(sm.log[0])
+games = {
+    c: validation_games(p, sm.params.study_seed, sm.params.games)
+    for c, p in zip(sm.params.candidates, sm.input.games, strict=True)
+}
+runs = [TunedRun(**run) for run in sm.params.runs]
+made_by = footer(read_json(sm.input.provenance))
+methods = method_table(games, runs, sm.params.baselines)
+note = holm_note(
+    methods, "each run against its evaluator's baseline", "one-sample t-tests' (over seeds)"
+)
+write_table(methods, sm.output[0].removesuffix(".csv"), footer=f"{note}\n{made_by}")
+pairs = method_pairs(games, runs)
+note = holm_note(
+    pairs, "every two runs that tune the same evaluator", "Welch t-tests' (over seeds)"
+)
+write_table(pairs, sm.output[4].removesuffix(".csv"), footer=f"{note}\n{made_by}")
