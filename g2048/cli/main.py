@@ -318,6 +318,9 @@ def _train(args: argparse.Namespace) -> int:
         "coherence": args.coherence,
         "checkpoint_every": args.checkpoint_every,
         "batch": args.batch,
+        "init": args.init,
+        "tc_games": args.tc_games,
+        "tc_alpha": args.tc_alpha,
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
@@ -529,6 +532,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--alpha", type=_positive_float, default=0.1, help="(default 0.1)")
     train.add_argument("--coherence", action="store_true", help="temporal-coherence learning rates")
+    train.add_argument(
+        "--init",
+        type=_bounded(float, 0, 10_000_000),
+        default=0.0,
+        help="value of every board before training, spread over the weights (optimistic "
+        "initialisation, OTD; Guei et al. use 320000; default 0)",
+    )
+    train.add_argument(
+        "--tc-games",
+        type=_bounded(int, 0, MAX_TRAINING_GAMES),
+        default=0,
+        help="learn the last this many games by TC at --tc-alpha (OTD+TC; a multiple of 1000; "
+        "default 0)",
+    )
+    train.add_argument("--tc-alpha", type=_positive_float, default=1.0, help="(default 1.0)")
     train.add_argument("--seed", type=_bounded(int, 0), default=1, help="run seed (default 1)")
     train.add_argument("--study-seed", type=_bounded(int, 0), default=2048, help="(default 2048)")
     train.add_argument(

@@ -33,11 +33,35 @@ from g2048.engine.bitboard import transpose
 NAME = "ntuple"
 # Named networks: Wu et al. (TAAI 2014), four 6-tuples (4 x 16**6 weights, 268 MB as float32);
 # Szubert & Jaskowski (CIG 2014), two straight 4-tuples and two 2x3 rectangles (134 MB); and
-# two straight 4-tuples alone (0.5 MB), quick to learn, for tests and the smoke study.
+# two straight 4-tuples alone (0.5 MB), quick to learn, for tests and the smoke study. Then
+# TDL2048+'s standard patterns by its names: 4x6patt (Yeh et al.'s, the tuples of wu6x4),
+# 5x6patt, 4x5patt, 2x4patt (the tuples of lines4x2) and Matsuzaki's 6- to 8x6patt (8 x 16**6
+# weights, 537 MB).
+_MATSUZAKI = (
+    (0, 1, 2, 4, 5, 6),
+    (4, 5, 6, 7, 8, 9),
+    (0, 1, 2, 3, 4, 5),
+    (2, 3, 4, 5, 6, 9),
+    (0, 1, 2, 5, 9, 10),
+    (3, 4, 5, 6, 7, 8),
+    (1, 3, 4, 5, 6, 7),
+    (0, 1, 4, 8, 9, 10),
+)
 NETWORKS: dict[str, tuple[tuple[int, ...], ...]] = {
     "wu6x4": ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10)),
     "sj4x2+6x2": ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10)),
     "lines4x2": ((0, 1, 2, 3), (4, 5, 6, 7)),
+    "4x6patt": ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10)),
+    "5x6patt": (
+        (0, 1, 2, 3, 4, 5),
+        (4, 5, 6, 7, 8, 9),
+        (8, 9, 10, 11, 12, 13),
+        (0, 1, 2, 4, 5, 6),
+        (4, 5, 6, 8, 9, 10),
+    ),
+    "4x5patt": ((0, 1, 2, 3, 4), (4, 5, 6, 7, 8), (0, 1, 2, 4, 5), (4, 5, 6, 8, 9)),
+    "2x4patt": ((0, 1, 2, 3), (4, 5, 6, 7)),
+    **{f"{m}x6patt": _MATSUZAKI[:m] for m in (6, 7, 8)},
 }
 SYMMETRIES = 8
 
@@ -130,7 +154,16 @@ class Network:
 
 def zero_network(name: str) -> Network:
     """An untrained network: every weight 0."""
-    return Network(name, np.zeros(lut_size(network_tuples(name)), dtype=np.float32))
+    return initial_network(name, 0.0)
+
+
+def initial_network(name: str, value: float) -> Network:
+    """An untrained network that values every board at `value`: each weight value / (m x 8),
+    the weights a value reads (optimistic initialisation, OTD: Guei, Chen & Wu 2021, where
+    320 000 makes every state look better than any the network has yet seen)."""
+    tuples = network_tuples(name)
+    weight = np.float32(value / (len(tuples) * SYMMETRIES))
+    return Network(name, np.full(lut_size(tuples), weight, dtype=np.float32))
 
 
 def save_network(path: str | Path, network: Network) -> None:

@@ -48,13 +48,13 @@ from g2048.engine.rng import seed_state
 from g2048.evaluators.ntuple import (
     SYMMETRIES,
     Network,
+    initial_network,
     lut_size,
     network_shape,
     network_tuples,
     prefetch,
     prepare,
     shape_indices,
-    zero_network,
 )
 
 # Columns of the per-game records `train_games` fills.
@@ -328,13 +328,16 @@ class Trainer:
             os.fsync(f.fileno())
         os.replace(tmp, path)
 
-    def restore(self, path: Path, key: str) -> bool:
-        """Resume from the checkpoint at `path` if it exists and holds this run's key."""
+    def restore(self, path: Path, key: str, games: int) -> bool:
+        """Resume from the checkpoint at `path` if it exists, holds this run's key and is no
+        further on than `games`."""
         if not path.exists():
             return False
         try:
             with np.load(path, allow_pickle=False) as data:
                 if str(data["key"]) != key or str(data["name"]) != self.network.name:
+                    return False
+                if int(data["games_done"]) > games:
                     return False
                 self.table[:] = data["table"]
                 self.tc_e[:] = data["tc_e"]
@@ -361,8 +364,12 @@ def train(
     resumed: Callable[[int], None] | None = None,
     batch: int = 1,
     threads: int = 1,
+    init: float = 0.0,
+    tc_games: int = 0,
+    tc_alpha: float = 1.0,
 ) -> tuple[Network, pd.DataFrame]:
-    """Train an n-tuple network from zero weights on `games` TD(0) games: (network, curve).
+    """Train an n-tuple network on `games` TD(0) games from weights that value every board at
+    `init` (0, or optimistic: OTD): (network, curve).
 
     seeds(start, count): the seeds of games start..start+count-1. The curve has a row per
     `block` games (CURVE_COLUMNS; moves_per_s is the training rate, the only timing column).
@@ -376,6 +383,9 @@ def train(
     played with the weights as they stood at its start, on `threads` threads, then their
     updates are made in game order, so the result depends on batch but not on threads. batch=1
     is the serial algorithm (threads then do not apply).
+
+    tc_games > 0 learns the last `tc_games` games by TC at `tc_alpha` (with `coherence` off
+    before them): TDL2048+'s OTD+TC schedule, optimistic TD then TC (Guei et al. 2021).
     """
     if games < 1 or block < 1:
         raise ValueError(f"games and block must be >= 1, got {games}, {block}")
@@ -389,18 +399,30 @@ def train(
             f"checkpoint_every must be a positive multiple of block ({block}), "
             f"got {checkpoint_every}"
         )
-    trainer = Trainer(zero_network(network), coherence)
+    if not 0 <= tc_games <= games or tc_games % block or (tc_games and coherence):
+        raise ValueError(
+            f"tc_games must be a multiple of block ({block}) in 0..games ({games}), with "
+            f"coherence off, got {tc_games}"
+        )
+    if tc_games and not tc_alpha > 0:
+        raise ValueError(f"tc_alpha must be > 0, got {tc_alpha}")
+    trainer = Trainer(initial_network(network, init), coherence or tc_games > 0)
     path = Path(checkpoint) if checkpoint is not None else None
     settings = {"network": network, "alpha": alpha, "coherence": coherence, "block": block}
-    if batch > 1:
-        settings["batch"] = batch
+    # (the checkpoints of the settings that came before these keys keep their digests)
+    optional = {"batch": (batch, 1), "init": (init, 0.0)}
+    settings |= {k: v for k, (v, default) in optional.items() if v != default}
+    if tc_games:  # where TC begins (a longer run with the same start goes on from it)
+        settings |= {"tc_from": games - tc_games, "tc_alpha": tc_alpha}
     digest = checkpoint_key(settings | (key or {}))
-    if path is not None and trainer.restore(path, digest) and resumed is not None:
+    if path is not None and trainer.restore(path, digest, games) and resumed is not None:
         resumed(trainer.games_done)
-    serial, rounds = kernels(network)[1 if coherence else 0]
+    tc_from = games - tc_games if tc_games else (0 if coherence else games)
 
-    def train_games(seeds: np.ndarray, records: np.ndarray) -> None:
-        state = (trainer.table, alpha, trainer.tc_e, trainer.tc_a, records, EPISODE)
+    def train_games(seeds: np.ndarray, records: np.ndarray, tc: bool) -> None:
+        serial, rounds = kernels(network)[1 if tc else 0]
+        rate = tc_alpha if tc and tc_games else alpha
+        state = (trainer.table, rate, trainer.tc_e, trainer.tc_a, records, EPISODE)
         if batch == 1:
             serial(seeds, *state)
         else:  # a round's games handed out one at a time: they differ in length
@@ -408,12 +430,15 @@ def train(
                 rounds(seeds, *state, batch)
 
     # compile (or load from the cache) now, not inside the first block's time
-    train_games(np.zeros(0, dtype=np.uint64), np.zeros((0, 3), dtype=np.int64))
+    for tc, used in ((False, tc_from > 0), (True, tc_from < games)):
+        if used:
+            train_games(np.zeros(0, dtype=np.uint64), np.zeros((0, 3), dtype=np.int64), tc)
     while trainer.games_done < games:
-        count = min(block, games - trainer.games_done)
+        done = trainer.games_done
+        count = min(block, games - done, tc_from - done if done < tc_from else games)
         records = np.zeros((count, 3), dtype=np.int64)
         t0 = time.perf_counter()
-        train_games(seeds(trainer.games_done, count), records)
+        train_games(seeds(done, count), records, done >= tc_from)
         trainer.games_done += count
         row = block_row(trainer.games_done, records, time.perf_counter() - t0)
         trainer.curve.append(row)

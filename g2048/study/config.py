@@ -291,8 +291,17 @@ def _check_bounded(key: str, evaluator: str) -> None:
         _fail(key, str(exc))
 
 
+def _check_td(td: dict) -> None:
+    if td["tc_games"] > td["games"]:
+        _fail("tune.td.tc_games", f"{td['tc_games']} is more than tune.td.games ({td['games']})")
+    if td["tc_games"] and td["coherence"]:
+        _fail("tune.td.tc_games", "TC for the last games needs coherence off before them")
+
+
 def _check_semantics(config: dict) -> None:
     runs = run_names(config)
+    if "td" in config["tune"]:
+        _check_td(config["tune"]["td"])
     for i, run in enumerate(config["tune"]["runs"]):
         if runs.index(run["name"]) != i:
             _fail(f"tune.runs[{i}].name", f"duplicate name {run['name']!r}")

@@ -440,6 +440,22 @@ def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, c
         main([*args[:-2], "--checkpoint-every", "1500", "--out", str(out)])
 
 
+def test_train_takes_the_optimistic_tc_schedule(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    out = tmp_path / "net.npz"
+    args = ["train", "--network", "lines4x2", "--games", "2000", "--checkpoint-every", "1000"]
+    otd = ["--init", "3000", "--tc-games", "1000", "--tc-alpha", "0.5"]
+    assert main([*args, *otd, "--out", str(out)]) == 0
+    want, _ = train(
+        "lines4x2", 2000, lambda at, n: game_seeds(2048, "td-s1", n, at), checkpoint_every=1000,
+        init=3000.0, tc_games=1000, tc_alpha=0.5,
+    )  # fmt: skip
+    np.testing.assert_array_equal(ntuple.load_network(out).lut, want.lut)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--tc-games", "1000", "--coherence", "--out", str(out)])
+    assert exit_info.value.code == 2 and "tc_games" in capsys.readouterr().err
+
+
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
     """The bench table's layout and its JSON keys, on stand-in figures (the measurements take
     minutes and are not asserted: speed is measured, not tested)."""

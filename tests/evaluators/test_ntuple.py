@@ -33,8 +33,31 @@ def test_symmetries_are_the_eight_distinct_images_of_the_grid() -> None:
     assert len({str(g) for g in ref_symmetries(grid)}) == 8
 
 
+# One network per tuple set (the others share theirs), 8x6patt holding every 6x6patt's.
+DISTINCT = ["wu6x4", "sj4x2+6x2", "lines4x2", "5x6patt", "4x5patt", "8x6patt"]
+
+
+def test_every_named_network_is_checked_through_one_of_distinct_tuples() -> None:
+    sets = {name: set(ntuple.NETWORKS[name]) for name in DISTINCT}
+    for name, tuples in ntuple.NETWORKS.items():
+        assert any(set(tuples) <= covered for covered in sets.values()), name
+    # TDL2048+'s names for the networks this project named first
+    assert ntuple.NETWORKS["4x6patt"] == ntuple.NETWORKS["wu6x4"]
+    assert ntuple.NETWORKS["2x4patt"] == ntuple.NETWORKS["lines4x2"]
+    assert [len(ntuple.NETWORKS[f"{m}x6patt"]) for m in (4, 5, 6, 7, 8)] == [4, 5, 6, 7, 8]
+    assert ntuple.NETWORKS["8x6patt"][7] == (0, 1, 4, 8, 9, 10)  # TDL2048+'s "01489a"
+
+
+def test_an_optimistic_network_values_every_board_at_its_initial_value() -> None:
+    for name in ("lines4x2", "4x5patt"):
+        network = ntuple.initial_network(name, 320000.0)
+        for grid in played_boards(5, 40, seed=9):
+            assert evaluators.value("ntuple", encode(grid), network, after=True) == 320000.0
+    assert not ntuple.initial_network("lines4x2", 0.0).lut.any()
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", list(ntuple.NETWORKS))
+@pytest.mark.parametrize("name", DISTINCT)
 def test_values_equal_the_plain_evaluation_on_played_boards(name: str) -> None:
     network = random_network(name, seed=3)
     for grid in played_boards(12, 60, seed=4):
@@ -167,7 +190,7 @@ def test_symmetric_boards_are_the_eight_images_of_symmetric_cell() -> None:
 ODD_TUPLES = ((5, 1, 2, 9), (15, 14, 0, 3, 4, 8))
 
 
-@pytest.mark.parametrize("tuples", [*ntuple.NETWORKS.values(), ODD_TUPLES])
+@pytest.mark.parametrize("tuples", [*(ntuple.NETWORKS[n] for n in DISTINCT), ODD_TUPLES])
 def test_runs_read_each_cell_of_each_image(tuples: tuple) -> None:
     # every index equals the tuple's cells read one nibble at a time, cell j in nibble j; the
     # kernels built per network (network_shape) read the same entries and sum them alike

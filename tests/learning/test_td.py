@@ -131,6 +131,11 @@ def test_bad_settings_are_refused() -> None:
         train("lines4x2", 100, seeds, alpha=0.0)
     with pytest.raises(ValueError, match="unknown network"):
         train("lines9", 100, seeds)
+    for bad in ({"tc_games": 150}, {"tc_games": 300}, {"tc_games": 100, "coherence": True}):
+        with pytest.raises(ValueError, match="tc_games"):
+            train("lines4x2", 200, seeds, block=100, **bad)
+    with pytest.raises(ValueError, match="tc_alpha"):
+        train("lines4x2", 200, seeds, block=100, tc_games=100, tc_alpha=0.0)
 
 
 def test_the_training_benchmark_reports_moves_and_games_per_second() -> None:
@@ -139,12 +144,22 @@ def test_the_training_benchmark_reports_moves_and_games_per_second() -> None:
     assert figures.moves_per_s > 50 * figures.games_per_s > 0  # games of 50+ moves
 
 
-def reference_train(name: str, game_seeds_: np.ndarray, alpha: float, coherence: bool) -> tuple:
+def reference_train(
+    name: str,
+    game_seeds_: np.ndarray,
+    alpha: float,
+    coherence: bool,
+    init: float = 0.0,
+    tc_from: int | None = None,
+    tc_alpha: float = 1.0,
+) -> tuple:
     """The documented algorithm, step by step in Python on the generic evaluator path: each
     game played greedily (evaluator_move), then backwards over its afterstates: the error
     against the current value, alpha x error split over the m x 8 weights read (TC-scaled),
-    each weight stepped in float32 in the order read, the updated value read after all steps."""
+    each weight stepped in float32 in the order read, the updated value read after all steps.
+    Every weight starts at init / (m x 8); games from `tc_from` on learn by TC at tc_alpha."""
     network = ntuple.zero_network(name)
+    network.lut[:] = np.float32(init / (8 * len(network.tuples)))
     weights, table = ntuple.prepare(network)
     lut = table.view(np.float32)
     tc_e = np.zeros(lut.size, dtype=np.float32)
@@ -152,7 +167,9 @@ def reference_train(name: str, game_seeds_: np.ndarray, alpha: float, coherence:
     idx = np.empty(8 * len(network.tuples), dtype=np.int64)
     ev = (AFTERSTATE, weights, table)
     records = []
-    for seed in game_seeds_:
+    for game, seed in enumerate(game_seeds_):
+        tc = coherence or (tc_from is not None and game >= tc_from)
+        learning_rate = tc_alpha if tc and tc_from is not None else alpha
         spawns = seed_state(seed)
         b = np.uint64(start_board(spawns))
         path, score = [], 0
@@ -169,9 +186,9 @@ def reference_train(name: str, game_seeds_: np.ndarray, alpha: float, coherence:
             before = 0.0
             for i in idx:
                 before += float(lut[i])
-            step = alpha * (target - before) / idx.size
+            step = learning_rate * (target - before) / idx.size
             for i in idx:
-                if coherence:
+                if tc:
                     rate = float(abs(tc_e[i]) / tc_a[i]) if tc_a[i] > 0 else 1.0
                     tc_e[i] += np.float32(step)
                     tc_a[i] += np.float32(abs(step))
@@ -200,6 +217,40 @@ def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
     np.testing.assert_array_equal(got.lut, want)  # equal floats, bit for bit
     assert curve.mean_score.iloc[0] == want_records[:, 0].mean()
     assert curve.mean_moves.iloc[0] == want_records[:, 2].mean()
+
+
+def test_optimistic_td_then_tc_makes_the_documented_updates_to_the_bit() -> None:
+    # OTD+TC: every board starts at 4000, the first 20 games learn by TD(0) at 0.1 and the
+    # last 20 by TC at 0.5, the schedule crossing a block boundary
+    want, want_records = reference_train(
+        "lines4x2", seeds(0, 40), 0.1, False, init=4000.0, tc_from=20, tc_alpha=0.5
+    )
+    got, curve = train(
+        "lines4x2", 40, seeds, block=10, checkpoint_every=40, init=4000.0, tc_games=20,
+        tc_alpha=0.5,
+    )  # fmt: skip
+    np.testing.assert_array_equal(got.lut, want)
+    np.testing.assert_array_equal(curve.mean_score, want_records[:, 0].reshape(4, 10).mean(1))
+    plain, _ = train("lines4x2", 40, seeds, block=10, checkpoint_every=40)
+    assert not np.array_equal(got.lut, plain.lut)
+
+
+def test_an_optimistic_tc_run_resumes_only_a_checkpoint_of_its_schedule(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.ckpt"
+    common = {"block": 10, "checkpoint": checkpoint, "checkpoint_every": 10, "init": 500.0}
+    train("lines4x2", 30, seeds, tc_games=20, **common)  # TC from game 10
+    resumed_at = []
+    train("lines4x2", 40, seeds, tc_games=20, resumed=resumed_at.append, **common)
+    assert resumed_at == []  # TC from game 20: another schedule
+    train("lines4x2", 20, seeds, tc_games=0, resumed=resumed_at.append, **common)
+    assert resumed_at == []  # a checkpoint further on (40 games) than the run (20)
+    checkpoint.unlink()
+    train("lines4x2", 30, seeds, tc_games=10, **common)  # TC from game 20, 30 games
+    got, curve = train("lines4x2", 40, seeds, tc_games=20, resumed=resumed_at.append, **common)
+    assert resumed_at == [30]
+    want, want_curve = train("lines4x2", 40, seeds, block=10, init=500.0, tc_games=20)
+    np.testing.assert_array_equal(got.lut, want.lut)
+    np.testing.assert_array_equal(outcome(curve), outcome(want_curve))
 
 
 def test_greedy_games_are_the_greedy_agents_games() -> None:

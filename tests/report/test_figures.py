@@ -250,6 +250,36 @@ def td_curves(seeds: int) -> dict[int, pd.DataFrame]:
 # Reading a rendered figure ----------------------------------------------------------------------
 
 
+def recipe_curves() -> pd.DataFrame:
+    """Three recipes by two programs, two seeds, 100 blocks: rising curves apart by recipe."""
+    rng = np.random.default_rng(8)
+    rows = [
+        {"program": program, "recipe": recipe, "seed": seed, "games": 1000 * b,
+         "mean_score": (k + 1) * 300 * b**0.7 + rng.normal(0, 200)}
+        for k, recipe in enumerate(("TD", "OTD", "OTD+TC"))
+        for program in ("g2048", "TDL2048+")
+        for seed in (1, 2)
+        for b in range(1, 101)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_td_recipes_draw_a_line_per_recipe_and_program_styled_by_both() -> None:
+    fig = figures.td_recipes(recipe_curves())
+    styles = series_styles(fig.axes[0])
+    assert len(styles) == 6
+    for recipe in ("TD", "OTD", "OTD+TC"):
+        g, t = styles[f"{recipe} (g2048)"], styles[f"{recipe} (TDL2048+)"]
+        assert {s[0] for s in g} == {s[0] for s in t}  # one colour per recipe
+        assert g != t  # the programs told apart by marker (and line style)
+    (line,) = [x for x in fig.axes[0].lines if x.get_gid() == "series:OTD (g2048)"]
+    assert line.get_ydata()[0] == pytest.approx(
+        recipe_curves()
+        .query("recipe == 'OTD' and program == 'g2048' and games == 1000")
+        .mean_score.mean()
+    )  # the mean over seeds
+
+
 @contextmanager
 def recording_texts() -> Iterator[list[tuple[Text, object]]]:
     """Every text as drawn (tick labels only where a tick is drawn), with its box: the text's
@@ -404,6 +434,7 @@ BUILDERS: dict[str, Callable[[], plt.Figure]] = {
         }
     ),
     "td_learning": lambda: figures.td_learning(td_curves(5)),
+    "td_recipes": lambda: figures.td_recipes(recipe_curves()),
     "pareto_fronts": lambda: figures.pareto_fronts(*fronts(5)),
 }
 

@@ -25,6 +25,7 @@ from g2048.report.figures.tuning import (
     pareto_fronts,
     step_size,
     td_learning,
+    td_recipes,
     tuner_progress,
 )
 from g2048.report.figures.validation import depth_transfer, transfer_groups, validation_scores
@@ -49,6 +50,7 @@ __all__ = [
     "save",
     "step_size",
     "td_learning",
+    "td_recipes",
     "transfer_groups",
     "tuner_progress",
     "validation_scores",

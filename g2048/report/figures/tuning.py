@@ -1,6 +1,6 @@
 """The tuning runs' figures: NSGA-II's Pareto fronts (`pareto_fronts`) and hypervolume
-(`hypervolume`), the progress of CEM and CMA-ES (`tuner_progress`) and TD learning curves
-(`td_learning`)."""
+(`hypervolume`), the progress of CEM and CMA-ES (`tuner_progress`), TD learning curves
+(`td_learning`) and TD recipes side by side with another program (`td_recipes`)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from g2048.report.figures.style import (
     COLUMN,
+    LINESTYLES,
+    MARKERS,
     MAX_SERIES,
     PAGE,
     Style,
@@ -183,4 +185,33 @@ def td_learning(curves: dict[int, pd.DataFrame]) -> Figure:
         ax.set_xlabel("training games")
         ax.xaxis.set_major_formatter(FuncFormatter(thousands))
     legend_above(fig, handles, ncols=min(len(handles), 8))
+    return fig
+
+
+def td_recipes(curves: pd.DataFrame) -> Figure:
+    """Learning curves of TD recipes from two programs at equal games (`scripts/td_recipes.py`:
+    columns program, recipe, seed, games, mean_score): the mean over seeds per block, a colour
+    per recipe, a marker and line style per program."""
+    fig = new_figure(COLUMN, 2.6)
+    ax = fig.add_subplot()
+    recipes = list(dict.fromkeys(curves["recipe"]))
+    programs = list(dict.fromkeys(curves["program"]))
+    handles = []
+    for i, recipe in enumerate(recipes):
+        st = series_style(i)
+        for j, program in enumerate(programs):
+            rows = curves[(curves.recipe == recipe) & (curves.program == program)]
+            mean = rows.groupby("games").mean_score.mean()
+            every = max(len(mean) // 6, 1)
+            look = {"marker": MARKERS[j], "linestyle": LINESTYLES[j]}
+            (line,) = ax.plot(
+                mean.index, mean.to_numpy(), **st.line(markevery=(j * every // 2, every), **look)
+            )
+            tag_series(line, f"{recipe} ({program})")
+            handles.append(legend_handle(st, f"{recipe}, {program}", **look))
+    ax.set_xlabel("training games")
+    ax.set_ylabel("mean score per block of 1000")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(thousands))
+    legend_above(fig, handles, ncols=len(programs))
     return fig

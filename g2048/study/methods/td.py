@@ -30,8 +30,10 @@ class TD(Method):
             {
                 "description": (
                     "The tuples: wu6x4 (four 6-tuples, Wu et al. 2014), sj4x2+6x2 (two straight "
-                    "4-tuples and two 2x3 rectangles, Szubert & Jaskowski 2014) or lines4x2 "
-                    "(two straight 4-tuples, small and quick)."
+                    "4-tuples and two 2x3 rectangles, Szubert & Jaskowski 2014), lines4x2 "
+                    "(two straight 4-tuples, small and quick), or a TDL2048+ pattern by its "
+                    "name: 4x6patt (the tuples of wu6x4), 5x6patt, 6x6patt, 7x6patt, 8x6patt, "
+                    "4x5patt, 2x4patt."
                 ),
                 "enum": list(ntuple.NETWORKS),
             },
@@ -62,6 +64,42 @@ class TD(Method):
                 "type": "boolean",
             },
             default=False,
+        ),
+        "init": Key(
+            {
+                "description": (
+                    "The value of every board before training, spread evenly over the weights "
+                    "a value reads (optimistic initialisation, OTD: Guei, Chen & Wu 2021 use "
+                    "320000); 0 = untrained weights of 0."
+                ),
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000000,
+            },
+            default=0,
+        ),
+        "tc_games": Key(
+            {
+                "description": (
+                    "The last this many games learn by TC at tc_alpha, the earlier ones by "
+                    "TD(0) at alpha (OTD+TC with init > 0: Guei et al. 2021 train 90% OTD "
+                    "then 10% TC); a multiple of 1000, at most games, with coherence off."
+                ),
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100000000,
+                "multipleOf": 1000,
+            },
+            default=0,
+        ),
+        "tc_alpha": Key(
+            {
+                "description": "The learning rate of the tc_games (TDL2048+'s TC uses 1.0).",
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 1,
+            },
+            default=1.0,
         ),
         "checkpoint_every": Key(
             {
@@ -153,6 +191,9 @@ class TD(Method):
             resumed=resumed,
             batch=options["batch"],
             threads=threads,
+            init=options["init"],
+            tc_games=options["tc_games"],
+            tc_alpha=options["tc_alpha"],
         )
         data = {
             "run": self.name,

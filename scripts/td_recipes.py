@@ -1,0 +1,120 @@
+"""Learning curves of the TD recipes, g2048 beside TDL2048+ at equal games: plain TD(0),
+optimistic TD (OTD, every board first valued at 320 000) and OTD+TC (the last 10% of the games
+by TC at alpha 1.0), on the four 6-tuple network (`4x6patt`), alpha 0.1, backward updates.
+
+    python scripts/td_recipes.py --games 100000 --seeds 1 2 --tdl /path/to/TDL2048/2048 \
+        --out docs/td/recipes.csv --figure docs/figures/td_recipes.png
+
+TDL2048+ (github.com/moporgic/TDL2048) is built separately with its own makefile and run with
+its recipes as its README gives them (`-n 4x6patt=320000/norm`, then `-a 1.0 -i` for the TC
+games), with `-tt backward`, the update order of g2048.learning.td. The two programs draw
+different games, so their curves agree within noise, not to the bit. Runs go --jobs at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+
+from g2048.engine.rng import game_seeds
+from g2048.learning.td import train
+from g2048.report.figures import save, td_recipes
+
+NETWORK, ALPHA, INIT = "4x6patt", 0.1, 320000.0
+RECIPES = ("TD", "OTD", "OTD+TC")
+BLOCK = re.compile(r"local:\s+avg=(\d+)")
+
+
+def g2048_curve(recipe: str, games: int, seed: int) -> list[float]:
+    """Mean score per block of 1000 games of one g2048 run."""
+    options = {
+        "TD": {},
+        "OTD": {"init": INIT},
+        "OTD+TC": {"init": INIT, "tc_games": games // 10, "tc_alpha": 1.0},
+    }[recipe]
+    _, curve = train(
+        NETWORK,
+        games,
+        lambda at, n: game_seeds(seed, "td-recipes", n, at),
+        alpha=ALPHA,
+        checkpoint_every=games,
+        **options,
+    )
+    return curve.mean_score.tolist()
+
+
+def tdl_curve(tdl: str, recipe: str, games: int, seed: int) -> list[float]:
+    """Mean score per block of 1000 games of one TDL2048+ run (its `local: avg=` lines)."""
+    blocks = games // 1000
+    common = ["-tt", "backward", "-s", str(seed)]
+    with tempfile.TemporaryDirectory() as tmp:
+        weights = str(Path(tmp) / "net.w")
+        if recipe == "OTD+TC":
+            first = blocks - blocks // 10
+            runs = [
+                ["-n", f"{NETWORK}={INIT:.0f}/norm", "-t", f"{first}x1000", "-a", str(ALPHA)]
+                + ["-o", weights],
+                ["-n", NETWORK, "-t", f"{blocks // 10}x1000", "-a", "1.0", "-i", weights],
+            ]
+        else:
+            net = f"{NETWORK}={INIT:.0f}/norm" if recipe == "OTD" else NETWORK
+            runs = [["-n", net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
+        out = ""
+        for i, args in enumerate(runs):
+            seeded = common[:-1] + [str(seed + 1000 * i)]  # a new seed for the second part
+            out += subprocess.run(
+                [tdl, *args, *seeded], capture_output=True, text=True, check=True
+            ).stdout
+    return [float(x) for x in BLOCK.findall(out)]
+
+
+def run(task: tuple[str, str, int], games: int, tdl: str | None) -> pd.DataFrame:
+    """One run's curve as rows of the CSV."""
+    program, recipe, seed = task
+    if program == "g2048":
+        scores = g2048_curve(recipe, games, seed)
+    else:
+        scores = tdl_curve(tdl, recipe, games, seed)
+    print(f"{program} {recipe} seed {seed}: last block {scores[-1]:.0f}", flush=True)
+    blocks = [1000 * (i + 1) for i in range(len(scores))]
+    return pd.DataFrame(
+        {"program": program, "recipe": recipe, "seed": seed, "games": blocks,
+         "mean_score": scores}
+    )  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100000, help="per run (default 100000)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1])
+    parser.add_argument("--tdl", help="TDL2048+'s binary (leave out: g2048 only)")
+    parser.add_argument("--jobs", type=int, default=2, help="runs at a time (default 2)")
+    parser.add_argument("--out", type=Path, required=True, help="the curves (CSV)")
+    parser.add_argument("--figure", type=Path, help="draw them here (PNG)")
+    args = parser.parse_args()
+    if args.games % 10000:
+        parser.error("--games must be a multiple of 10000 (blocks of 1000, 10% of them TC)")
+    tasks = [("g2048", r, s) for s in args.seeds for r in RECIPES]
+    if args.tdl:
+        tasks += [("TDL2048+", r, s) for s in args.seeds for r in RECIPES]
+
+    with ProcessPoolExecutor(args.jobs) as pool:
+        runs = [pool.submit(run, task, args.games, args.tdl) for task in tasks]
+        curves = pd.concat([r.result() for r in runs], ignore_index=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    curves.to_csv(args.out, index=False)
+    last = curves[curves.games > args.games - 10000]
+    summary = last.groupby(["recipe", "program", "seed"]).mean_score.mean().unstack("program")
+    print("mean score over the last 10 blocks:\n" + summary.round(0).to_string())
+    if args.figure:
+        save(td_recipes(curves), args.figure.with_suffix(""))
+
+
+if __name__ == "__main__":
+    main()
