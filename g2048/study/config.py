@@ -229,6 +229,13 @@ def run_settings(config: dict, name: str) -> dict:
     raise KeyError(name)
 
 
+def train_threads(config: dict, name: str) -> int:
+    """The threads of the training job of the network run `name`: the config's `threads` when
+    its rounds play games in parallel (batch > 1), else 1 (serial training uses one core, so
+    the job leaves the others to other jobs)."""
+    return config["threads"] if run_settings(config, name)["batch"] > 1 else 1
+
+
 def run_record(config: dict, name: str) -> dict:
     """What every result file of the tuning run `name` must record, as the config says: its
     `run` name, `method`, the `evaluator` its weight sets are for, its `settings` (as the

@@ -14,6 +14,7 @@ from g2048.study.config import (
     load_config,
     refuse_templates,
     shard_range,
+    train_threads,
     transfer_sets,
     validate_config,
     validation_candidates,
@@ -39,6 +40,13 @@ def test_defaults_are_filled_in() -> None:
     assert config["tune"]["runs"][0]["reevaluate"] == 0
     assert config["validate"]["transfer_depths"] == []
     assert config["benchmark"]["entries"][0]["max_moves"] == 0
+
+
+def test_a_training_job_claims_threads_only_for_parallel_rounds() -> None:
+    config = validate_config(smoke() | {"threads": 4})
+    assert train_threads(config, "td") == 1  # serial training (batch 1) uses one core
+    config["tune"]["td"]["batch"] = 40
+    assert train_threads(config, "td") == 4
 
 
 def broken(edit) -> dict:  # noqa: ANN001

@@ -33,7 +33,7 @@ rule train:
         "benchmarks/tune/{run}/seed{seed}.tsv"
     wildcard_constraints:
         run="|".join(SECTION_RUNS),
-    threads: config["threads"]
+    threads: lambda wildcards: study.train_threads(config, wildcards.run)
     resources:
         mem_mb=3000,
         runtime=240,
