@@ -1,9 +1,10 @@
-"""Thread scaling of TD training in rounds (`train(..., batch=B, threads=N)`): the wall-clock
-training rate on 1 thread and on N, in interleaved pairs (the order alternating), from zero
-weights each time. The network is the same on any number of threads (tested), so only the time
-differs.
+"""Thread scaling of TD training in rounds (`train(..., batch=B, threads=N)`) or lock-free
+(`--lock-free`): the wall-clock training rate on 1 thread and on N, in interleaved pairs (the
+order alternating), from zero weights each time. In rounds the network is the same on any
+number of threads (tested), so only the time differs.
 
     python scripts/td_threads.py --network wu6x4 --games 5000 --batch 40 --threads 2 --pairs 3
+    python scripts/td_threads.py --games 5000 --lock-free --threads 2 --pairs 3
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from g2048.engine.rng import game_seeds
 from g2048.learning.td import train
 
 
-def rate(network: str, games: int, batch: int, threads: int) -> float:
+def rate(network: str, games: int, batch: int, threads: int, lock_free: bool) -> float:
     """Training moves per second of one run from zero weights."""
     t0 = time.perf_counter()
     _, curve = train(
         network, games, lambda at, n: game_seeds(1, "td-threads", n, at), batch=batch,
-        threads=threads, checkpoint_every=max(games // 1000, 1) * 1000,
+        threads=threads, checkpoint_every=max(games // 1000, 1) * 1000, lock_free=lock_free,
     )  # fmt: skip
     return float((curve.mean_moves * 1000).sum()) / (time.perf_counter() - t0)
 
@@ -33,12 +34,14 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=40, help="a divisor of 1000")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--lock-free", action="store_true", help="lock-free, not in rounds")
     args = parser.parse_args()
-    rate(args.network, 1000, args.batch, args.threads)  # compile
+    batch = 1 if args.lock_free else args.batch
+    rate(args.network, 1000, batch, args.threads, args.lock_free)  # compile
     ratios = []
     for pair in range(args.pairs):
         order = (1, args.threads) if pair % 2 == 0 else (args.threads, 1)
-        rates = {t: rate(args.network, args.games, args.batch, t) for t in order}
+        rates = {t: rate(args.network, args.games, batch, t, args.lock_free) for t in order}
         ratios.append(rates[args.threads] / rates[1])
         print(
             f"pair {pair + 1}: 1 thread {rates[1] / 1e6:.3f} M moves/s, {args.threads} threads "

@@ -321,6 +321,7 @@ def _train(args: argparse.Namespace) -> int:
         "init": args.init,
         "tc_games": args.tc_games,
         "tc_alpha": args.tc_alpha,
+        "lock_free": args.lock_free,
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
@@ -567,7 +568,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--threads",
         type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
         default=1,
-        help="threads that play a round's games (default 1; with --batch > 1)",
+        help="threads that play a round's games (with --batch > 1) or every game (with "
+        "--lock-free); default 1",
+    )
+    train.add_argument(
+        "--lock-free",
+        action="store_true",
+        help="play and learn games on --threads threads at once, sharing the weights without "
+        "locks (TDL2048+'s way): faster, but not reproducible to the bit",
     )
     train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")

@@ -175,9 +175,27 @@ def _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent) -> None:  
         target = rewards[i] + updated
 
 
-def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable, Callable]:
+@njit(cache=True, inline="always")
+def _learn_game(seed, shape, lut, moves, path, rewards, alpha, tc_e, tc_a, coherent, record):  # noqa: ANN001, ANN202
+    """Play the game of `seed` and learn from it (`_play`, then `_update`); record = (score,
+    max rank, moves). A game longer than the episode buffers hold is played again into
+    buffers twice its length: (path, rewards) as they are now."""
+    size = len(shape) * SYMMETRIES
+    n, score, b = _play(seed, shape, lut, moves, path, rewards)
+    if n > rewards.size:
+        path = np.empty(2 * n * size, dtype=path.dtype)
+        rewards = np.empty(2 * n, dtype=np.int64)
+        n, score, b = _play(seed, shape, lut, moves, path, rewards)
+    _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent)
+    record[SCORE] = score
+    record[MAX_RANK] = max_rank(b)
+    record[MOVES] = n
+    return path, rewards
+
+
+def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable, ...]:
     """The training kernels of one network (its `network_shape`, lut indices of type `index`),
-    with or without TC (all constants of the code): serial, and in rounds."""
+    with or without TC (all constants of the code): serial, in rounds, and lock-free."""
     size = len(shape) * SYMMETRIES  # the weights a value reads
 
     @njit(cache=True)
@@ -192,15 +210,23 @@ def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable,
         path = np.empty(capacity * size, dtype=index)
         rewards = np.empty(capacity, dtype=np.int64)
         for g in range(seeds.size):
-            n, score, b = _play(seeds[g], shape, lut, moves, path, rewards)
-            if n > rewards.size:  # a longer game than any so far: grow, play it again
-                path = np.empty(2 * n * size, dtype=index)
-                rewards = np.empty(2 * n, dtype=np.int64)
-                n, score, b = _play(seeds[g], shape, lut, moves, path, rewards)
-            _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent)
-            records[g, SCORE] = score
-            records[g, MAX_RANK] = max_rank(b)
-            records[g, MOVES] = n
+            path, rewards = _learn_game(
+                seeds[g], shape, lut, moves, path, rewards, alpha, tc_e, tc_a, coherent, records[g]
+            )
+
+    @njit(cache=True, parallel=True)
+    def train_lockfree(seeds, table, alpha, tc_e, tc_a, records, capacity) -> None:  # noqa: ANN001
+        """train_games with the games on every thread at once, sharing the weights without
+        locks (TDL2048+'s and Jaskowski's way): which update lands first depends on the
+        threads' timing, so the result is not reproducible to the bit."""
+        lut = table.view(np.float32)
+        for g in prange(seeds.size):
+            moves = np.empty(4 * size, dtype=index)
+            path = np.empty(capacity * size, dtype=index)
+            rewards = np.empty(capacity, dtype=np.int64)
+            _learn_game(
+                seeds[g], shape, lut, moves, path, rewards, alpha, tc_e, tc_a, coherent, records[g]
+            )
 
     @njit(cache=True, parallel=True)
     def train_rounds(seeds, table, alpha, tc_e, tc_a, records, capacity, batch) -> None:  # noqa: ANN001
@@ -232,12 +258,13 @@ def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable,
                 _update(n, path[j], rewards[j], size, alpha, lut, tc_e, tc_a, coherent)
                 records[start + j] = played[j]
 
-    return train_games, train_rounds
+    return train_games, train_rounds, train_lockfree
 
 
 @functools.cache
-def kernels(name: str) -> tuple[tuple[Callable, Callable], tuple[Callable, Callable], Callable]:
-    """((train_games, train_rounds), the same with TC, greedy_games) compiled for the network
+def kernels(name: str) -> tuple[tuple[Callable, ...], tuple[Callable, ...], Callable]:
+    """((train_games, train_rounds, train_lockfree), the same with TC, greedy_games) compiled
+    for the network
     called `name` (each on its first call): its tuples are constants of the code
     (`ntuple.network_shape`), so indices need no layout to be read."""
     tuples = network_tuples(name)
@@ -367,6 +394,7 @@ def train(
     init: float = 0.0,
     tc_games: int = 0,
     tc_alpha: float = 1.0,
+    lock_free: bool = False,
 ) -> tuple[Network, pd.DataFrame]:
     """Train an n-tuple network on `games` TD(0) games from weights that value every board at
     `init` (0, or optimistic: OTD): (network, curve).
@@ -384,6 +412,10 @@ def train(
     updates are made in game order, so the result depends on batch but not on threads. batch=1
     is the serial algorithm (threads then do not apply).
 
+    lock_free plays and learns a block's games on `threads` threads at once, sharing the
+    weights without locks (TDL2048+'s way, with batch 1): faster, but not reproducible to the
+    bit, since which update lands first depends on the threads' timing.
+
     tc_games > 0 learns the last `tc_games` games by TC at `tc_alpha` (with `coherence` off
     before them): TDL2048+'s OTD+TC schedule, optimistic TD then TC (Guei et al. 2021).
     """
@@ -392,6 +424,8 @@ def train(
     if batch < 1 or block % batch:
         raise ValueError(f"batch must be a positive divisor of block ({block}), got {batch}")
     check_threads(threads)
+    if lock_free and batch > 1:
+        raise ValueError("lock_free plays every game at once: it takes no batch")
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha}")
     if checkpoint_every < 1 or checkpoint_every % block:
@@ -410,7 +444,7 @@ def train(
     path = Path(checkpoint) if checkpoint is not None else None
     settings = {"network": network, "alpha": alpha, "coherence": coherence, "block": block}
     # (the checkpoints of the settings that came before these keys keep their digests)
-    optional = {"batch": (batch, 1), "init": (init, 0.0)}
+    optional = {"batch": (batch, 1), "init": (init, 0.0), "lock_free": (lock_free, False)}
     settings |= {k: v for k, (v, default) in optional.items() if v != default}
     if tc_games:  # where TC begins (a longer run with the same start goes on from it)
         settings |= {"tc_from": games - tc_games, "tc_alpha": tc_alpha}
@@ -420,10 +454,13 @@ def train(
     tc_from = games - tc_games if tc_games else (0 if coherence else games)
 
     def train_games(seeds: np.ndarray, records: np.ndarray, tc: bool) -> None:
-        serial, rounds = kernels(network)[1 if tc else 0]
+        serial, rounds, lockfree = kernels(network)[1 if tc else 0]
         rate = tc_alpha if tc and tc_games else alpha
         state = (trainer.table, rate, trainer.tc_e, trainer.tc_a, records, EPISODE)
-        if batch == 1:
+        if lock_free:
+            with thread_count(threads):
+                lockfree(seeds, *state)
+        elif batch == 1:
             serial(seeds, *state)
         else:  # a round's games handed out one at a time: they differ in length
             with thread_count(threads), numba.parallel_chunksize(1):

@@ -231,9 +231,11 @@ def run_settings(config: dict, name: str) -> dict:
 
 def train_threads(config: dict, name: str) -> int:
     """The threads of the training job of the network run `name`: the config's `threads` when
-    its rounds play games in parallel (batch > 1), else 1 (serial training uses one core, so
-    the job leaves the others to other jobs)."""
-    return config["threads"] if run_settings(config, name)["batch"] > 1 else 1
+    it plays games in parallel (rounds of batch > 1, or lock-free), else 1 (serial training
+    uses one core, so the job leaves the others to other jobs)."""
+    settings = run_settings(config, name)
+    parallel = settings["batch"] > 1 or settings["lock_free"]
+    return config["threads"] if parallel else 1
 
 
 def run_record(config: dict, name: str) -> dict:
@@ -303,6 +305,8 @@ def _check_td(td: dict) -> None:
         _fail("tune.td.tc_games", f"{td['tc_games']} is more than tune.td.games ({td['games']})")
     if td["tc_games"] and td["coherence"]:
         _fail("tune.td.tc_games", "TC for the last games needs coherence off before them")
+    if td["lock_free"] and td["batch"] > 1:
+        _fail("tune.td.lock_free", "lock-free training plays every game at once: batch 1")
 
 
 def _check_semantics(config: dict) -> None:

@@ -454,6 +454,9 @@ def test_train_takes_the_optimistic_tc_schedule(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "--tc-games", "1000", "--coherence", "--out", str(out)])
     assert exit_info.value.code == 2 and "tc_games" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--lock-free", "--batch", "40", "--out", str(out)])
+    assert exit_info.value.code == 2 and "lock_free" in capsys.readouterr().err
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001

@@ -42,17 +42,21 @@ def test_training_is_a_pure_function_of_settings_and_seeds() -> None:
     assert not np.array_equal(a.lut, c.lut)
 
 
-@pytest.mark.parametrize("coherence", [False, True])
-def test_a_small_network_learns_to_beat_its_untrained_self(coherence: bool) -> None:
-    trained, curve = train("lines4x2", 2000, seeds, block=500, coherence=coherence)
+def assert_learned(trained: ntuple.Network, curve) -> None:  # noqa: ANN001
+    """The last block of training beat the first, and the network beats its untrained self
+    on the same spawns: the mean gain is many standard errors above zero."""
     assert curve.mean_score.iloc[-1] > curve.mean_score.iloc[0]
     test = game_seeds(7, "td-test-play", 200)
     greedy = AgentConfig("greedy")
     after = play_games(greedy, test, "ntuple", trained).score.to_numpy()
-    before = play_games(greedy, test, "ntuple", ntuple.zero_network("lines4x2")).score
+    before = play_games(greedy, test, "ntuple", ntuple.zero_network(trained.name)).score
     diff = after - before.to_numpy()
-    # paired on the same spawns: the mean gain is many standard errors above zero
     assert diff.mean() > 4 * diff.std(ddof=1) / np.sqrt(diff.size)
+
+
+@pytest.mark.parametrize("coherence", [False, True])
+def test_a_small_network_learns_to_beat_its_untrained_self(coherence: bool) -> None:
+    assert_learned(*train("lines4x2", 2000, seeds, block=500, coherence=coherence))
 
 
 RUN = """
@@ -275,7 +279,7 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
     assert not np.array_equal(one.lut, serial.lut)  # rounds play with the round's first weights
     # a round of one game is the serial algorithm, and episodes that outgrow their buffers
     # (16 moves here) are played again into bigger ones, to the same result
-    (train_games, rounds), _, _ = kernels("lines4x2")
+    (train_games, rounds, _), _, _ = kernels("lines4x2")
     none = np.zeros(0, dtype=np.float32)
     for kernel, extra in ((train_games, ()), (rounds, (1,)), (rounds, (20,))):
         _, table = ntuple.prepare(ntuple.zero_network("lines4x2"))
@@ -286,7 +290,22 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
         np.testing.assert_array_equal(table.view(np.float32)[: want.size], want)
 
 
+def test_lock_free_training_on_one_thread_is_the_serial_algorithm() -> None:
+    serial, serial_curve = train("lines4x2", 300, seeds, block=100)
+    one, curve_one = train("lines4x2", 300, seeds, block=100, lock_free=True, threads=1)
+    np.testing.assert_array_equal(one.lut, serial.lut)
+    np.testing.assert_array_equal(outcome(curve_one), outcome(serial_curve))
+
+
+def test_lock_free_training_on_two_threads_learns() -> None:
+    # not reproducible to the bit (the threads race on shared weights), so only its learning
+    # is checked
+    assert_learned(*train("lines4x2", 2000, seeds, block=500, lock_free=True, threads=2))
+
+
 def test_bad_rounds_are_refused() -> None:
+    with pytest.raises(ValueError, match="lock_free"):
+        train("lines4x2", 100, seeds, block=100, batch=10, lock_free=True)
     with pytest.raises(ValueError, match="divisor of block"):
         train("lines4x2", 100, seeds, block=100, batch=30)
     with pytest.raises(ValueError, match="threads"):

@@ -47,6 +47,8 @@ def test_a_training_job_claims_threads_only_for_parallel_rounds() -> None:
     assert train_threads(config, "td") == 1  # serial training (batch 1) uses one core
     config["tune"]["td"]["batch"] = 40
     assert train_threads(config, "td") == 4
+    config["tune"]["td"].update(batch=1, lock_free=True)
+    assert train_threads(config, "td") == 4
 
 
 def broken(edit) -> dict:  # noqa: ANN001
@@ -109,6 +111,7 @@ def broken(edit) -> dict:  # noqa: ANN001
          "tune.td.tc_games"),
         (lambda c: c["tune"]["td"].update(tc_games=1000, coherence=True), "tune.td.tc_games"),
         (lambda c: c["tune"]["td"].update(tc_alpha=0), "tune.td.tc_alpha"),
+        (lambda c: c["tune"]["td"].update(lock_free=True, batch=40), "tune.td.lock_free"),
         (lambda c: c["tune"]["runs"][0].update(evaluator="ntuple"), "tune.runs[0].evaluator"),
         (lambda c: c["validate"]["baselines"][0].update(evaluator="ntuple"),
          "validate.baselines[0].evaluator"),

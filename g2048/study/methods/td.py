@@ -65,6 +65,18 @@ class TD(Method):
             },
             default=False,
         ),
+        "lock_free": Key(
+            {
+                "description": (
+                    "Play and learn games on all the job's threads at once, sharing the weights "
+                    "without locks (TDL2048+'s way; batch 1): faster, but the network depends "
+                    "on the threads' timing, so a rerun does not reproduce it to the bit (the "
+                    "result records reproducible: false)."
+                ),
+                "type": "boolean",
+            },
+            default=False,
+        ),
         "init": Key(
             {
                 "description": (
@@ -194,6 +206,7 @@ class TD(Method):
             init=options["init"],
             tc_games=options["tc_games"],
             tc_alpha=options["tc_alpha"],
+            lock_free=options["lock_free"],
         )
         data = {
             "run": self.name,
@@ -205,6 +218,7 @@ class TD(Method):
             "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
             "games": settings["games"],
             "games_played": settings["games"],
+            "reproducible": not options["lock_free"],
         }
         return data, curve, network
 
