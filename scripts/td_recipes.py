@@ -43,7 +43,6 @@ def g2048_curve(recipe: str, games: int, seed: int) -> list[float]:
         games,
         lambda at, n: game_seeds(seed, "td-recipes", n, at),
         alpha=ALPHA,
-        checkpoint_every=games,
         **options,
     )
     return curve.mean_score.tolist()
@@ -52,7 +51,6 @@ def g2048_curve(recipe: str, games: int, seed: int) -> list[float]:
 def tdl_curve(tdl: str, recipe: str, games: int, seed: int) -> list[float]:
     """Mean score per block of 1000 games of one TDL2048+ run (its `local: avg=` lines)."""
     blocks = games // 1000
-    common = ["-tt", "backward", "-s", str(seed)]
     with tempfile.TemporaryDirectory() as tmp:
         weights = str(Path(tmp) / "net.w")
         if recipe == "OTD+TC":
@@ -66,10 +64,10 @@ def tdl_curve(tdl: str, recipe: str, games: int, seed: int) -> list[float]:
             net = f"{NETWORK}={INIT:.0f}/norm" if recipe == "OTD" else NETWORK
             runs = [["-n", net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
         out = ""
-        for i, args in enumerate(runs):
-            seeded = common[:-1] + [str(seed + 1000 * i)]  # a new seed for the second part
+        for i, args in enumerate(runs):  # the second part (TC) draws from a seed of its own
+            options = ["-tt", "backward", "-s", str(seed + 1000 * i)]
             out += subprocess.run(
-                [tdl, *args, *seeded], capture_output=True, text=True, check=True
+                [tdl, *args, *options], capture_output=True, text=True, check=True
             ).stdout
     return [float(x) for x in BLOCK.findall(out)]
 

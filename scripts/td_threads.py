@@ -22,7 +22,7 @@ def rate(network: str, games: int, batch: int, threads: int, lock_free: bool) ->
     t0 = time.perf_counter()
     _, curve = train(
         network, games, lambda at, n: game_seeds(1, "td-threads", n, at), batch=batch,
-        threads=threads, checkpoint_every=max(games // 1000, 1) * 1000, lock_free=lock_free,
+        threads=threads, lock_free=lock_free,
     )  # fmt: skip
     return float((curve.mean_moves * 1000).sum()) / (time.perf_counter() - t0)
 
