@@ -5,10 +5,12 @@ reads (higher, lower, no clear difference) is decided by the numbers too."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 from scipy import stats
 
 from g2048.report.claims import ALPHA
+from g2048.report.stats import holm
 from g2048.report.tables import number
 
 T_MEAN = "95% t interval over the games"
@@ -38,8 +40,9 @@ def _row_text(row: pd.Series) -> str:
 
 
 def search_findings(benchmark: pd.DataFrame) -> list[str]:
-    """The strongest row of each algorithm, and the rows under each time budget side by side
-    with the time they used."""
+    """The strongest row of each algorithm, and the rows under each time budget ranked, side by
+    side with the time they used, each rank tested against the next (Holm over all budgets'
+    pairs): a ranking the games cannot tell apart is reported as such."""
     out = []
     untimed = benchmark[~benchmark.timed.astype(bool)]
     for algorithm, rows in untimed.groupby("algorithm", sort=False):
@@ -49,17 +52,46 @@ def search_findings(benchmark: pd.DataFrame) -> list[str]:
             f"(mean: {T_MEAN}; rate: {WILSON})."
         )
     timed = benchmark[benchmark.timed.astype(bool) & (benchmark.budget_ms > 0)]
-    for budget, rows in timed.groupby("budget_ms"):
-        parts = [
-            f"`{r['name']}` {_interval(r.score_mean, r.score_low, r.score_high)} "
-            f"using {r.ms_per_move:.3g} ms per move"
-            for _, r in rows.sort_values("score_mean", ascending=False).iterrows()
-        ]
+    ranked = {
+        budget: rows.sort_values("score_mean", ascending=False)
+        for budget, rows in timed.groupby("budget_ms")
+    }
+    steps = [(budget, i) for budget, rows in ranked.items() for i in range(len(rows) - 1)]
+    pvalues = [_welch_p(ranked[b].iloc[i], ranked[b].iloc[i + 1]) for b, i in steps]
+    adjusted = dict(zip(steps, holm(pvalues), strict=True))
+    for budget, rows in ranked.items():
+        parts = []
+        for i, (_, r) in enumerate(rows.iterrows()):
+            part = (
+                f"`{r['name']}` {_interval(r.score_mean, r.score_low, r.score_high)} over "
+                f"{r.games} games using {r.ms_per_move:.3g} ms per move"
+            )
+            if (budget, i) in adjusted:
+                p = adjusted[budget, i]
+                order = "above" if p < ALPHA else "not separated from"
+                part += f", {order} the next (Holm p = {_p(p)})"
+            parts.append(part)
         out.append(
-            f"Under a budget of {budget:g} ms per move ({T_MEAN}; games on a shared machine, "
+            f"Under a budget of {budget:g} ms per move ({T_MEAN}; Welch's t between rows of "
+            f"adjacent rank, Holm over the {len(steps)} such pairs of all budgets; timed games, "
             f"reproducible only up to timing): " + "; ".join(parts) + "."
         )
     return out
+
+
+def _welch_p(a: pd.Series, b: pd.Series) -> float:
+    """Welch's t test of two benchmark rows' mean scores, from their t intervals (the
+    standard deviation each implies); NaN when a row has fewer than two games."""
+    if min(a.games, b.games) < 2:
+        return float("nan")
+    sd = [
+        (r.score_high - r.score_low) / 2 / stats.t.ppf(0.975, r.games - 1) * np.sqrt(r.games)
+        for r in (a, b)
+    ]
+    test = stats.ttest_ind_from_stats(
+        a.score_mean, sd[0], a.games, b.score_mean, sd[1], b.games, equal_var=False
+    )
+    return float(test.pvalue)
 
 
 def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from g2048.report.stats import mean_ci
+from g2048.report.stats import paired_difference
 from g2048.report.tables import with_holm
 from g2048.study.config import run_method, run_names, tuned_evaluator
 from g2048.study.naming import candidate_name
@@ -49,19 +49,9 @@ def _paired_mean(df: pd.DataFrame, base: pd.DataFrame) -> float:
 
 
 def _one_sample(values: np.ndarray) -> dict[str, float]:
-    """Mean, 95% t interval and two-sided t-test p-value (against 0) of per-seed values."""
-    mean, low, high = mean_ci(values)
-    if values.size < 2:
-        return {"mean": mean, "low": low, "high": high, "t_pvalue": math.nan}
-    return {"mean": mean, "low": low, "high": high, "t_pvalue": _t_pvalue(values)}
-
-
-def _t_pvalue(values: np.ndarray) -> float:
-    if not np.any(values):
-        return 1.0
-    if np.all(values == values[0]):
-        return 0.0
-    return float(stats.ttest_1samp(values, 0.0).pvalue)
+    """Mean, 95% t interval and two-sided t-test p-value (against 0) of per-seed values: the
+    paired difference of the values and zeros."""
+    return paired_difference(values, np.zeros_like(values))
 
 
 def method_table(

@@ -30,19 +30,40 @@ BENCHMARK = pd.DataFrame(
         bench_row("mc-100", "montecarlo", 36000, 5.5),
         bench_row("em-10ms", "expectimax", 60000, 3.3, budget=10),
         bench_row("mc-10ms", "montecarlo", 41000, 11.0, budget=10),
+        bench_row("hy-10ms", "hybrid", 40800, 2.0, budget=10),
+        bench_row("em-1ms", "expectimax", 30000, 0.4, budget=1),
+        bench_row("mc-1ms", "montecarlo", 29000, 1.1, budget=1),
     ]
 )
 
 
 def test_search_findings_name_each_algorithms_strongest_row_and_the_time_used() -> None:
     found = search_findings(BENCHMARK)
-    assert len(found) == 3
+    assert len(found) == 4
     assert found[0].startswith("The strongest expectimax row of fixed cost: `em-d5`")
     assert "52,000 [51,500, 52,500] over 100 games at 6 ms per move" in found[0]
     assert "`mc-100`" in found[1] and "em-10ms" not in found[0]  # timed rows apart
-    assert found[2].startswith("Under a budget of 10 ms per move")
-    assert found[2].index("`em-10ms`") < found[2].index("`mc-10ms`")  # strongest first
-    assert "using 11 ms per move" in found[2]
+    assert found[2].startswith("Under a budget of 1 ms per move")
+    assert found[3].startswith("Under a budget of 10 ms per move")
+    assert found[3].index("`em-10ms`") < found[3].index("`mc-10ms`")  # strongest first
+    assert "over 100 games using 11 ms per move" in found[3]
+
+
+def test_ranks_under_a_budget_are_separated_only_where_the_games_tell_them_apart() -> None:
+    one_ms, ten_ms = search_findings(BENCHMARK)[2:]
+    # 100 games, +-500 intervals: sd 2 520 each. Welch p: 19 000 apart ~0, 1 000 apart 0.0055
+    # (Holm x2: 0.011, separated), 200 apart 0.58 (not separated)
+    assert "`em-10ms` 60,000 [59,500, 60,500] over 100 games using 3.3 ms per move, above" in (
+        ten_ms
+    )
+    assert "`mc-10ms` 41,000 [40,500, 41,500] over 100 games using 11 ms per move, not separ" in (
+        ten_ms
+    )
+    assert ten_ms.endswith("`hy-10ms` 40,800 [40,300, 41,300] over 100 games using 2 ms per move.")
+    assert "`em-1ms` 30,000 [29,500, 30,500] over 100 games using 0.4 ms per move, above the " in (
+        one_ms
+    )
+    assert "(Holm p = 0.011)" in one_ms and "Holm over the 3 such pairs" in one_ms
 
 
 METHODS = pd.DataFrame(
