@@ -1,14 +1,19 @@
 """Learning curves of the TD recipes, g2048 beside TDL2048+ at equal games: plain TD(0),
-optimistic TD (OTD, every board first valued at 320 000) and OTD+TC (the last 10% of the games
-by TC at alpha 1.0), on the four 6-tuple network (`4x6patt`), alpha 0.1, backward updates.
+optimistic TD (OTD, every board first valued at 320 000), OTD+TC (the last 10% of the games
+by TC at alpha 1.0) and a 2-stage network (its second stage from the first 4096 on), on the
+four 6-tuple network (`4x6patt`), alpha 0.1, backward updates.
 
     python scripts/td_recipes.py --games 100000 --seeds 1 2 --tdl /path/to/TDL2048/2048 \
         --out docs/td/recipes.csv --figure docs/figures/td_recipes.png
 
+`--recipes` runs some of them, `--merge CSV` adds the curves of an earlier run to the output.
+
 TDL2048+ (github.com/moporgic/TDL2048) is built separately with its own makefile and run with
 its recipes as its README gives them (`-n 4x6patt=320000/norm`, then `-a 1.0 -i` for the TC
-games), with `-tt backward`, the update order of g2048.learning.td. The two programs draw
-different games, so their curves agree within noise, not to the bit. Runs go --jobs at a time.
+games; `-n 4x6patt@2 -@ 0,4096`, whose second stage starts from zero where g2048 promotes the
+first stage's weights), with `-tt backward`, the update order of g2048.learning.td. The two
+programs draw different games, so their curves agree within noise, not to the bit. Runs go
+--jobs at a time.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from g2048.learning.td import train
 from g2048.report.figures import save, td_recipes
 
 NETWORK, ALPHA, INIT = "4x6patt", 0.1, 320000.0
-RECIPES = ("TD", "OTD", "OTD+TC")
+STAGE = 4096  # reached in most games by 10^5 (16384, the papers' threshold, hardly ever)
+RECIPES = ("TD", "OTD", "OTD+TC", "2-stage")
 BLOCK = re.compile(r"local:\s+avg=(\d+)")
 
 
@@ -37,6 +43,7 @@ def g2048_curve(recipe: str, games: int, seed: int) -> list[float]:
         "TD": {},
         "OTD": {"init": INIT},
         "OTD+TC": {"init": INIT, "tc_games": games // 10, "tc_alpha": 1.0},
+        "2-stage": {"stages": (STAGE,)},
     }[recipe]
     _, curve = train(
         NETWORK,
@@ -60,6 +67,9 @@ def tdl_curve(tdl: str, recipe: str, games: int, seed: int) -> list[float]:
                 + ["-o", weights],
                 ["-n", NETWORK, "-t", f"{blocks // 10}x1000", "-a", "1.0", "-i", weights],
             ]
+        elif recipe == "2-stage":
+            net = ["-n", f"{NETWORK}@2", "-@", f"0,{STAGE}"]
+            runs = [[*net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
         else:
             net = f"{NETWORK}={INIT:.0f}/norm" if recipe == "OTD" else NETWORK
             runs = [["-n", net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
@@ -93,18 +103,23 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     parser.add_argument("--tdl", help="TDL2048+'s binary (leave out: g2048 only)")
     parser.add_argument("--jobs", type=int, default=2, help="runs at a time (default 2)")
+    parser.add_argument("--recipes", nargs="+", choices=RECIPES, default=list(RECIPES))
+    parser.add_argument("--merge", type=Path, help="an earlier run's CSV, added to the output")
     parser.add_argument("--out", type=Path, required=True, help="the curves (CSV)")
     parser.add_argument("--figure", type=Path, help="draw them here (PNG)")
     args = parser.parse_args()
     if args.games % 10000:
         parser.error("--games must be a multiple of 10000 (blocks of 1000, 10% of them TC)")
-    tasks = [("g2048", r, s) for s in args.seeds for r in RECIPES]
+    tasks = [("g2048", r, s) for s in args.seeds for r in args.recipes]
     if args.tdl:
-        tasks += [("TDL2048+", r, s) for s in args.seeds for r in RECIPES]
+        tasks += [("TDL2048+", r, s) for s in args.seeds for r in args.recipes]
 
     with ProcessPoolExecutor(args.jobs) as pool:
         runs = [pool.submit(run, task, args.games, args.tdl) for task in tasks]
         curves = pd.concat([r.result() for r in runs], ignore_index=True)
+    if args.merge:
+        earlier = pd.read_csv(args.merge)
+        curves = pd.concat([earlier[~earlier.recipe.isin(args.recipes)], curves])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     curves.to_csv(args.out, index=False)
     last = curves[curves.games > args.games - 10000]

@@ -160,6 +160,16 @@ class AgentConfig:
         type="boolean",
     )
 
+    downgrade: int = setting(
+        0,
+        description="ntuple evaluator: tile-downgrading (Guei, Chen & Wu 2021; TDL2048+'s -h) "
+        "from this tile on: a board whose largest tile reaches it is valued as if each tile "
+        "above its highest missing tile were one rank lower, for tiles the network has hardly "
+        "seen (0 = off; a power of 2 up to 32768).",
+        type="integer",
+        enum=[0, *(2**k for k in range(3, 16))],
+    )
+
     def __post_init__(self) -> None:
         check_settings(self)  # each setting against its schema; the rules across settings:
         if self.budget_ms and self.budget_nodes:

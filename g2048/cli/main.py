@@ -322,6 +322,7 @@ def _train(args: argparse.Namespace) -> int:
         "tc_games": args.tc_games,
         "tc_alpha": args.tc_alpha,
         "lock_free": args.lock_free,
+        "stages": args.stages,
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
@@ -576,6 +577,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="play and learn games on --threads threads at once, sharing the weights without "
         "locks (TDL2048+'s way): faster, but not reproducible to the bit",
+    )
+    train.add_argument(
+        "--stages",
+        type=_bounded(int, 4, 32768),
+        nargs="+",
+        default=[],
+        metavar="TILE",
+        help="tile thresholds of a multistage network, increasing powers of 2 (e.g. --stages "
+        "16384: two stages, the second from the first 16384 on, its weights promoted from the "
+        "first's; default: one stage)",
     )
     train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")

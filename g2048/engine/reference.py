@@ -195,3 +195,19 @@ def ref_ntuple_value(grid: Grid, tuples: list[tuple[int, ...]], luts: list[list[
                 index += (tile.bit_length() - 1 if tile else 0) * 16**j
             total += lut[index]
     return total
+
+
+def ref_downgrade(grid: Grid, threshold: int) -> Grid:
+    """Tile-downgrading: while the largest tile is `threshold` or more and some power of 2
+    from 2 up to below the largest is missing from the grid, halve every tile above the
+    largest missing one (threshold 0: the grid as it is)."""
+    grid = [list(row) for row in grid]
+    while threshold:
+        tiles = {t for row in grid for t in row if t}
+        top = max(tiles, default=0)
+        missing = [2**k for k in range(1, top.bit_length() - 1) if 2**k not in tiles]
+        if top < threshold or not missing:
+            break
+        hole = max(missing)
+        grid = [[t // 2 if t > hole else t for t in row] for row in grid]
+    return grid

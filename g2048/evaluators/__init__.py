@@ -180,11 +180,18 @@ def check_weights(name: str, weights: object = None) -> np.ndarray:
     return w
 
 
-def prepare(name: str, weights: object = None) -> tuple[int, np.ndarray, np.ndarray]:
+def prepare(
+    name: str, weights: object = None, downgrade: int = 0
+) -> tuple[int, np.ndarray, np.ndarray]:
     """(kind, weights, table): what the numba agents take for this evaluator (for ntuple:
-    its network, see `network`)."""
+    its network, see `network`, tile-downgraded from the tile `downgrade` on; 0 = off, the
+    only value for a heuristic)."""
     if name == ntuple.NAME:
-        return AFTERSTATE, *ntuple.prepare(network(weights))
+        return AFTERSTATE, *ntuple.prepare(network(weights), downgrade)
+    if downgrade:
+        raise ValueError(
+            f"tile-downgrading is for the {ntuple.NAME!r} evaluator, not {name!r} (downgrade 0)"
+        )
     ev = get_evaluator(name)
     w = check_weights(name, weights)
     table = getattr(ev.module, "prepare", no_table)(w)

@@ -2,18 +2,27 @@
 symmetries of the board of lut[tuple][ranks of the tuple's cells] (Szubert & Jaskowski 2014).
 
 A network is a list of tuples of cells (row-major, 0..15) and one float32 weight table of
-16**n entries per tuple, stored back to back in one flat `lut`. Its value estimates the score
-still to come after a move (before the tile spawns), so agents add the rewards along the path
-(AFTERSTATE in g2048.evaluators); a dead board is worth 0.
+16**n entries per tuple, stored back to back in one flat `lut`. A multistage network (Yeh et
+al. 2017) has one such table per stage, back to back: `stages` are tile thresholds (e.g.
+16384), and a board is valued by the table of stage k = how many thresholds its largest tile
+reaches, a function of the board alone, so search and training agree on it. Its value
+estimates the score still to come after a move (before the tile spawns), so agents add the
+rewards along the path (AFTERSTATE in g2048.evaluators); a dead board is worth 0.
+
+With tile-downgrading (Guei, Chen & Wu 2021, TDL2048+'s `-h`), a board whose largest tile
+reaches a threshold is valued as the board the network would see with its highest missing
+tile's gap closed (`downgraded`): tiles it has hardly ever seen become tiles it knows.
 
 Numba takes a network as (weights, table), like any evaluator: `weights` is the float64
-layout vector [m, then per tuple: offset into lut, k, then k (rotation, mask) pairs, one per run
-of consecutive cells]; `table` is the float32 lut viewed as float64 (no copy; `value` views it
-back). A value first makes the board's 8 images (`symmetric_boards`, a transpose and a few
-swaps of rows and of nibbles), then reads every tuple off each image as TDL2048+ does: a run of
-cells is one rotation and one mask, cell j of a tuple landing in nibble j of its index (four
-6-tuples: 6 masks per image instead of 24 nibbles). The sum runs tuple by tuple, each over the
-8 images in order, in float64, so values are the same to the bit as reading each cell's nibble.
+layout vector [m, the stride between stages' tables, the downgrading threshold's rank (0 =
+off), s, the s stage thresholds' ranks, then per tuple: offset into lut, k, then k (rotation,
+mask) pairs, one per run of consecutive cells]; `table` is the float32 lut viewed as float64
+(no copy; `value` views it back). A value first makes the board's 8 images
+(`symmetric_boards`, a transpose and a few swaps of rows and of nibbles), then reads every
+tuple off each image as TDL2048+ does: a run of cells is one rotation and one mask, cell j of a
+tuple landing in nibble j of its index (four 6-tuples: 6 masks per image instead of 24
+nibbles). The sum runs tuple by tuple, each over the 8 images in order, in float64, so values
+are the same to the bit as reading each cell's nibble.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from g2048.engine.bitboard import transpose
+from g2048.engine.bitboard import max_rank, transpose
 
 NAME = "ntuple"
 # Named networks: Wu et al. (TAAI 2014), four 6-tuples (4 x 16**6 weights, 268 MB as float32);
@@ -106,9 +115,14 @@ def tuple_runs(t: tuple[int, ...]) -> list[tuple[int, int]]:
     return runs
 
 
-def layout(tuples: tuple[tuple[int, ...], ...]) -> np.ndarray:
-    """The float64 layout vector numba reads (see the module docstring)."""
-    out = [float(len(tuples))]
+def layout(
+    tuples: tuple[tuple[int, ...], ...], stages: tuple[int, ...] = (), downgrade: int = 0
+) -> np.ndarray:
+    """The float64 layout vector numba reads (see the module docstring); `downgrade`: the
+    threshold tile of tile-downgrading (0 = off)."""
+    down = int(downgrade).bit_length() - 1 if downgrade else 0
+    out = [float(len(tuples)), float(lut_size(tuples)), float(down), float(len(stages))]
+    out += [float(r) for r in stage_ranks(stages)]
     offset = 0
     for t in tuples:
         runs = tuple_runs(t)
@@ -134,19 +148,50 @@ def network_shape(tuples: tuple[tuple[int, ...], ...]) -> tuple[tuple[np.uint64,
     return tuple(out)
 
 
+MAX_STAGE_TILE = 32768  # the largest tile a board holds (rank 15)
+
+
+def check_stages(stages: object) -> tuple[int, ...]:
+    """The stage thresholds as a tuple of tiles; ValueError unless each is a power of 2 from 4
+    to MAX_STAGE_TILE and they increase."""
+    out = tuple(int(t) for t in stages)  # type: ignore[union-attr]
+    for t in out:
+        if t < 4 or t > MAX_STAGE_TILE or t & (t - 1):
+            raise ValueError(f"a stage threshold is a tile, 4 to {MAX_STAGE_TILE}, got {t}")
+    if any(b <= a for a, b in zip(out, out[1:], strict=False)):
+        raise ValueError(f"stage thresholds must increase, got {list(out)}")
+    return out
+
+
+def stage_ranks(stages: tuple[int, ...]) -> tuple[int, ...]:
+    """The ranks (log2) of the stage thresholds' tiles."""
+    return tuple(int(t).bit_length() - 1 for t in check_stages(stages))
+
+
+def network_staging(
+    tuples: tuple[tuple[int, ...], ...], stages: tuple[int, ...] = ()
+) -> tuple[np.uint64, ...]:
+    """The stages as constants for kernels compiled per network (`shape_base`): the stride
+    between the stages' tables, then the thresholds' ranks."""
+    return tuple(np.uint64(x) for x in (lut_size(tuples), *stage_ranks(stages)))
+
+
 @dataclass(frozen=True)
 class Network:
-    """A named network and its weight table (float32, lut_size entries)."""
+    """A named network, its stage thresholds (none: one stage) and its weight table (float32,
+    lut_size entries per stage)."""
 
     name: str
     lut: np.ndarray
+    stages: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        size = lut_size(network_tuples(self.name))
+        object.__setattr__(self, "stages", check_stages(self.stages))
+        size = lut_size(network_tuples(self.name)) * (len(self.stages) + 1)
         if self.lut.dtype != np.float32 or self.lut.shape != (size,):
             raise ValueError(
-                f"network {self.name!r} needs a float32 table of {size} entries, "
-                f"got {self.lut.dtype} {self.lut.shape}"
+                f"network {self.name!r}{stage_text(self.stages)} needs a float32 table of "
+                f"{size} entries, got {self.lut.dtype} {self.lut.shape}"
             )
 
     @property
@@ -154,25 +199,37 @@ class Network:
         return network_tuples(self.name)
 
 
-def zero_network(name: str) -> Network:
+def stage_text(stages: tuple[int, ...]) -> str:
+    """' in N stages (from T1, ...)' for a multistage network, '' for one stage."""
+    if not stages:
+        return ""
+    return f" in {len(stages) + 1} stages (from {', '.join(str(t) for t in stages)})"
+
+
+def zero_network(name: str, stages: tuple[int, ...] = ()) -> Network:
     """An untrained network: every weight 0."""
-    return initial_network(name, 0.0)
+    return initial_network(name, 0.0, stages)
 
 
-def initial_network(name: str, value: float) -> Network:
+def initial_network(name: str, value: float, stages: tuple[int, ...] = ()) -> Network:
     """An untrained network that values every board at `value`: each weight value / (m x 8),
     the weights a value reads (optimistic initialisation, OTD: Guei, Chen & Wu 2021, where
     320 000 makes every state look better than any the network has yet seen)."""
     tuples = network_tuples(name)
     weight = np.float32(value / (len(tuples) * SYMMETRIES))
-    return Network(name, np.full(lut_size(tuples), weight, dtype=np.float32))
+    size = lut_size(tuples) * (len(check_stages(stages)) + 1)
+    return Network(name, np.full(size, weight, dtype=np.float32), tuple(stages))
 
 
 def save_network(path: str | Path, network: Network) -> None:
-    """Write a network as a compressed .npz (name, lut), byte for byte the same for the same
-    network (np.savez stamps the time into the archive; here every entry is dated 1980-01-01)."""
+    """Write a network as a compressed .npz (name, lut, and stages when it has more than one),
+    byte for byte the same for the same network (np.savez stamps the time into the archive;
+    here every entry is dated 1980-01-01)."""
+    arrays = [("name", np.array(network.name)), ("lut", network.lut)]
+    if network.stages:
+        arrays.append(("stages", np.array(network.stages, dtype=np.int64)))
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for key, array in (("name", np.array(network.name)), ("lut", network.lut)):
+        for key, array in arrays:
             info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             with archive.open(info, "w", force_zip64=True) as f:
@@ -180,20 +237,23 @@ def save_network(path: str | Path, network: Network) -> None:
 
 
 def load_network(path: str | Path) -> Network:
-    """Read a network written by save_network; ValueError naming the file on a bad one."""
+    """Read a network written by save_network (one written before networks had stages is one
+    stage); ValueError naming the file on a bad one."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return Network(str(data["name"]), np.ascontiguousarray(data["lut"]))
+            stages = tuple(data["stages"].tolist()) if "stages" in data.files else ()
+            return Network(str(data["name"]), np.ascontiguousarray(data["lut"]), stages)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         raise ValueError(f"{path}: not an n-tuple network file ({exc})") from None
 
 
-def prepare(network: Network) -> tuple[np.ndarray, np.ndarray]:
-    """(weights, table) for numba: the layout and the lut viewed as float64."""
+def prepare(network: Network, downgrade: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(weights, table) for numba: the layout (tile-downgrading from the tile `downgrade` on;
+    0 = off) and the lut viewed as float64."""
     lut = np.ascontiguousarray(network.lut)
     if lut.size % 2:  # a float64 view needs an even number of float32 entries
         lut = np.append(lut, np.float32(0.0))
-    return layout(network.tuples), lut.view(np.float64)
+    return layout(network.tuples, network.stages, downgrade), lut.view(np.float64)
 
 
 @njit(cache=True, inline="always")
@@ -243,14 +303,61 @@ def run_index(image: np.uint64, weights: np.ndarray, q: int, k: int) -> np.uint6
 
 
 @njit(cache=True)
+def downgraded(board: np.uint64, rank: int) -> np.uint64:
+    """Tile-downgrading: while the largest tile's rank is `rank` or more and some rank between
+    1 and it is missing from the board, every tile above the highest missing rank moves down
+    one rank (so equal tiles stay equal and the order of tiles is kept); rank 0 = the board."""
+    b = np.uint64(board)
+    if rank <= 0:
+        return b
+    while True:
+        present = 0
+        for i in range(16):
+            present |= 1 << int((b >> np.uint64(4 * i)) & np.uint64(15))
+        top = max_rank(b)
+        if top < rank:
+            return b
+        hole = top - 1
+        while hole > 0 and present & (1 << hole):
+            hole -= 1
+        if hole == 0:
+            return b
+        out = np.uint64(0)
+        for i in range(16):
+            r = (b >> np.uint64(4 * i)) & np.uint64(15)
+            if r > hole:
+                r -= np.uint64(1)
+            out |= r << np.uint64(4 * i)
+        b = out
+
+
+@njit(cache=True, inline="always")
+def _stage_base(board: np.uint64, weights: np.ndarray) -> tuple[np.uint64, int]:
+    """(the offset of the board's stage's table, where the layout's tuples begin)."""
+    stages = int(weights[3])
+    base = np.uint64(0)
+    if stages:
+        top = max_rank(board)
+        stride = np.uint64(np.int64(weights[1]))
+        for k in range(stages):
+            if top >= weights[4 + k]:
+                base += stride
+    return base, 4 + stages
+
+
+@njit(cache=True)
 def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
-    """V(board): the sum of the table entries of every tuple under every symmetry."""
+    """V(board): the sum of the table entries of every tuple under every symmetry, in the
+    table of the board's stage; with tile-downgrading, of the board `downgraded`."""
     lut = table.view(np.float32)
+    board = np.uint64(board)  # (a Python int is typed int64)
+    if weights[2] > 0:
+        board = downgraded(board, int(weights[2]))
     images = symmetric_boards(board)
     total = 0.0
-    p = 1
+    base, p = _stage_base(board, weights)
     for _ in range(int(weights[0])):
-        offset = np.uint64(np.int64(weights[p]))
+        offset = base + np.uint64(np.int64(weights[p]))
         k = int(weights[p + 1])
         for image in images:
             total += lut[offset + run_index(image, weights, p + 2, k)]
@@ -261,11 +368,14 @@ def value(board: np.uint64, weights: np.ndarray, table: np.ndarray) -> float:
 @njit(cache=True)
 def indices(board: np.uint64, weights: np.ndarray, idx: np.ndarray) -> None:
     """The lut entries V(board) reads, into idx (m x 8 of them, tuple by tuple)."""
+    board = np.uint64(board)  # (a Python int is typed int64)
+    if weights[2] > 0:
+        board = downgraded(board, int(weights[2]))
     images = symmetric_boards(board)
-    p = 1
+    base, p = _stage_base(board, weights)
     n = 0
     for _ in range(int(weights[0])):
-        offset = np.uint64(np.int64(weights[p]))
+        offset = base + np.uint64(np.int64(weights[p]))
         k = int(weights[p + 1])
         for image in images:
             idx[n] = offset + run_index(image, weights, p + 2, k)
@@ -302,27 +412,44 @@ def shape_index(image: np.uint64, spec: tuple) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def shape_value(board: np.uint64, shape: tuple, lut: np.ndarray) -> float:
-    """`value` for a network given by its `network_shape` (a compile-time constant in a kernel
-    built per network) and its float32 lut: the same sum, in the same order."""
+def shape_base(board: np.uint64, staging: tuple) -> np.uint64:
+    """The offset of the board's stage's table, for a network given by its `network_staging`
+    (with one stage, a constant 0 the compiler folds)."""
+    base = np.uint64(0)
+    if len(staging) > 1:
+        top = np.uint64(max_rank(board))
+        for k in range(1, len(staging)):
+            if top >= staging[k]:
+                base += staging[0]
+    return base
+
+
+@njit(cache=True, inline="always")
+def shape_value(board: np.uint64, shape: tuple, staging: tuple, lut: np.ndarray) -> float:
+    """`value` for a network given by its `network_shape` and `network_staging` (compile-time
+    constants in a kernel built per network) and its float32 lut: the same sum, in the same
+    order."""
     images = symmetric_boards(board)
+    base = shape_base(board, staging)
     total = 0.0
     for spec in shape:
         for image in images:
-            total += lut[shape_index(image, spec)]
+            total += lut[base + shape_index(image, spec)]
     return total
 
 
 @njit(cache=True, inline="always")
-def shape_indices(board, shape, idx, at=0, lut=None) -> None:  # noqa: ANN001
-    """`indices` for a network given by its `network_shape`, into idx[at : at + m x 8]; with
-    `lut`, each entry is also prefetched (`prefetch`), so that the memory waits of several
-    boards' values overlap where one value's loads would each stall on a cache miss."""
+def shape_indices(board, shape, staging, idx, at=0, lut=None) -> None:  # noqa: ANN001
+    """`indices` for a network given by its `network_shape` and `network_staging`, into
+    idx[at : at + m x 8]; with `lut`, each entry is also prefetched (`prefetch`), so that the
+    memory waits of several boards' values overlap where one value's loads would each stall on
+    a cache miss."""
     images = symmetric_boards(board)
+    base = shape_base(board, staging)
     n = at
     for spec in shape:
         for image in images:
-            i = shape_index(image, spec)
+            i = base + shape_index(image, spec)
             idx[n] = i
             if lut is not None:
                 prefetch(lut, i)

@@ -48,12 +48,15 @@ from g2048.engine.rng import seed_state
 from g2048.evaluators.ntuple import (
     SYMMETRIES,
     Network,
+    check_stages,
     initial_network,
     lut_size,
     network_shape,
+    network_staging,
     network_tuples,
     prefetch,
     prepare,
+    shape_base,
     shape_indices,
 )
 
@@ -75,7 +78,7 @@ def _sum(lut, path, o, size) -> float:  # noqa: ANN001
 
 
 @njit(cache=True, inline="always")
-def _greedy_move(b, shape, lut, rows) -> tuple[int, np.uint64, int]:  # noqa: ANN001
+def _greedy_move(b, shape, staging, lut, rows) -> tuple[int, np.uint64, int]:  # noqa: ANN001
     """The network's move from b: the best reward + V(afterstate), ties to the first direction
     (as `evaluator_move` with the ntuple evaluator); (-1, b, 0) when no move is left. The lut
     entries of every legal afterstate d go to rows[d x m x 8 :] and are prefetched, before the
@@ -84,7 +87,7 @@ def _greedy_move(b, shape, lut, rows) -> tuple[int, np.uint64, int]:  # noqa: AN
     moves = (shift_scored(b, 0), shift_scored(b, 1), shift_scored(b, 2), shift_scored(b, 3))
     for d in range(4):
         if moves[d][0] != b:
-            shape_indices(moves[d][0], shape, rows, d * size, lut)
+            shape_indices(moves[d][0], shape, staging, rows, d * size, lut)
     best, chosen, board, score = -np.inf, -1, b, 0
     for d in range(4):
         after, gained = moves[d]
@@ -134,7 +137,7 @@ def _prefetch_update(lut, path, o, size, tc_e, tc_a, coherent) -> None:  # noqa:
 
 
 @njit(cache=True, inline="always")
-def _play(seed, shape, lut, moves, path, rewards) -> tuple[int, int, np.uint64]:  # noqa: ANN001
+def _play(seed, shape, staging, lut, moves, path, rewards) -> tuple[int, int, np.uint64]:  # noqa: ANN001
     """Play the game of `seed` greedily with the network (learning nothing): (moves, score,
     final board). Move i's reward goes to rewards[i] and the entries of its afterstate to
     path[i x m x 8 :], for the moves that fit (rewards.size); moves: scratch for the entries of
@@ -145,7 +148,7 @@ def _play(seed, shape, lut, moves, path, rewards) -> tuple[int, int, np.uint64]:
     n = 0
     score = 0
     while True:
-        d, after, gained = _greedy_move(b, shape, lut, moves)
+        d, after, gained = _greedy_move(b, shape, staging, lut, moves)
         if d < 0 or gained >= OVERFLOW:
             break
         if n < rewards.size:
@@ -176,77 +179,104 @@ def _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent) -> None:  
 
 
 @njit(cache=True, inline="always")
-def _learn_game(seed, shape, lut, moves, path, rewards, alpha, tc_e, tc_a, coherent, record):  # noqa: ANN001, ANN202
-    """Play the game of `seed` and learn from it (`_play`, then `_update`); record = (score,
-    max rank, moves). A game longer than the episode buffers hold is played again into
-    buffers twice its length: (path, rewards) as they are now."""
+def _promote(lut, promoted, b, staging) -> None:  # noqa: ANN001
+    """Weight promotion (Jaskowski 2018) before the updates of a game that ended on board b:
+    each stage it reached whose table has not been used yet (promoted[0]: the last stage in
+    use) starts as a copy of the table of the stage before it."""
+    if len(staging) > 1:
+        stride = staging[0]
+        stage = np.int64(shape_base(b, staging) // stride)
+        while promoted[0] < stage:
+            k = np.uint64(promoted[0] + 1)
+            lut[k * stride : (k + 1) * stride] = lut[(k - 1) * stride : k * stride]
+            promoted[0] += 1
+
+
+@njit(cache=True, inline="always")
+def _learn_game(seed, net, lut, moves, path, rewards, alpha, tc, promoted, record):  # noqa: ANN001, ANN202
+    """Play the game of `seed` and learn from it (`_play`, then `_promote` and `_update`);
+    net = (shape, staging); tc = (tc_e, tc_a, coherent); record = (score, max rank, moves). A
+    game longer than the episode buffers hold is played again into buffers twice its length:
+    (path, rewards) as they are now."""
+    shape, staging = net
     size = len(shape) * SYMMETRIES
-    n, score, b = _play(seed, shape, lut, moves, path, rewards)
+    n, score, b = _play(seed, shape, staging, lut, moves, path, rewards)
     if n > rewards.size:
         path = np.empty(2 * n * size, dtype=path.dtype)
         rewards = np.empty(2 * n, dtype=np.int64)
-        n, score, b = _play(seed, shape, lut, moves, path, rewards)
-    _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent)
+        n, score, b = _play(seed, shape, staging, lut, moves, path, rewards)
+    _promote(lut, promoted, b, staging)
+    _update(n, path, rewards, size, alpha, lut, tc[0], tc[1], tc[2])
     record[SCORE] = score
     record[MAX_RANK] = max_rank(b)
     record[MOVES] = n
     return path, rewards
 
 
-def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable, ...]:
-    """The training kernels of one network (its `network_shape`, lut indices of type `index`),
-    with or without TC (all constants of the code): serial, in rounds, and lock-free."""
+def _train_kernels(
+    shape: tuple, staging: tuple, index: type, coherent: bool
+) -> tuple[Callable, ...]:
+    """The training kernels of one network (its `network_shape` and `network_staging`, lut
+    indices of type `index`), with or without TC (all constants of the code): serial, in
+    rounds, and lock-free."""
     size = len(shape) * SYMMETRIES  # the weights a value reads
+    net = (shape, staging)
 
     @njit(cache=True)
-    def train_games(seeds, table, alpha, tc_e, tc_a, records, capacity) -> None:  # noqa: ANN001
+    def train_games(seeds, table, alpha, tc_e, tc_a, records, capacity, promoted) -> None:  # noqa: ANN001
         """Play and learn from one game per seed, in order; records[i] = (score, max rank,
         moves). table: the lut (viewed as float64, updated in place); tc_e, tc_a: the
         temporal-coherence accumulators (float32, lut-sized; empty without TC); capacity: the
-        moves an episode holds before it grows."""
+        moves an episode holds before it grows; promoted[0]: the last stage whose table is in
+        use (`_promote`)."""
         lut = table.view(np.float32)
+        tc = (tc_e, tc_a, coherent)
         moves = np.empty(4 * size, dtype=index)
         # the episode: the entries of each afterstate chosen, and the reward on the way to it
         path = np.empty(capacity * size, dtype=index)
         rewards = np.empty(capacity, dtype=np.int64)
         for g in range(seeds.size):
             path, rewards = _learn_game(
-                seeds[g], shape, lut, moves, path, rewards, alpha, tc_e, tc_a, coherent, records[g]
+                seeds[g], net, lut, moves, path, rewards, alpha, tc, promoted, records[g]
             )
 
     @njit(cache=True, parallel=True)
-    def train_lockfree(seeds, table, alpha, tc_e, tc_a, records, capacity) -> None:  # noqa: ANN001
+    def train_lockfree(seeds, table, alpha, tc_e, tc_a, records, capacity, promoted) -> None:  # noqa: ANN001
         """train_games with the games on every thread at once, sharing the weights without
         locks (TDL2048+'s and Jaskowski's way): which update lands first depends on the
         threads' timing, so the result is not reproducible to the bit."""
         lut = table.view(np.float32)
+        tc = (tc_e, tc_a, coherent)
         for g in prange(seeds.size):
             moves = np.empty(4 * size, dtype=index)
             path = np.empty(capacity * size, dtype=index)
             rewards = np.empty(capacity, dtype=np.int64)
-            _learn_game(
-                seeds[g], shape, lut, moves, path, rewards, alpha, tc_e, tc_a, coherent, records[g]
-            )
+            _learn_game(seeds[g], net, lut, moves, path, rewards, alpha, tc, promoted, records[g])
 
     @njit(cache=True, parallel=True)
-    def train_rounds(seeds, table, alpha, tc_e, tc_a, records, capacity, batch) -> None:  # noqa: ANN001
+    def train_rounds(seeds, table, alpha, tc_e, tc_a, records, capacity, promoted, batch) -> None:  # noqa: ANN001
         """train_games in rounds of `batch` games: a round's games are played in parallel
         (prange) with the weights as they stood at its start, then their updates are made in
-        game order; the same result on any number of threads."""
+        game order (each game's promotion first); the same result on any number of threads."""
         lut = table.view(np.float32)
+        tc = (tc_e, tc_a, coherent)
         cap = capacity  # moves recorded per game
         path = np.empty((batch, cap * size), dtype=index)
         rewards = np.empty((batch, cap), dtype=np.int64)
         played = np.zeros((batch, 3), dtype=np.int64)
+        finals = np.zeros(batch, dtype=np.uint64)
         for start in range(0, seeds.size, batch):
             m = min(batch, seeds.size - start)
             while True:
                 for j in prange(m):
                     moves = np.empty(4 * size, dtype=index)
-                    n, score, b = _play(seeds[start + j], shape, lut, moves, path[j], rewards[j])
+                    n, score, b = _play(
+                        seeds[start + j], shape, staging, lut, moves, path[j], rewards[j]
+                    )
                     played[j, MOVES] = n
                     played[j, SCORE] = score
                     played[j, MAX_RANK] = max_rank(b)
+                    finals[j] = b
                 longest = played[:m, MOVES].max()
                 if longest <= cap:
                     break
@@ -254,22 +284,26 @@ def _train_kernels(shape: tuple, index: type, coherent: bool) -> tuple[Callable,
                 path = np.empty((batch, cap * size), dtype=index)
                 rewards = np.empty((batch, cap), dtype=np.int64)
             for j in range(m):
-                n = played[j, MOVES]
-                _update(n, path[j], rewards[j], size, alpha, lut, tc_e, tc_a, coherent)
+                _promote(lut, promoted, finals[j], staging)
+                _update(
+                    played[j, MOVES], path[j], rewards[j], size, alpha, lut, tc[0], tc[1], tc[2]
+                )
                 records[start + j] = played[j]
 
     return train_games, train_rounds, train_lockfree
 
 
 @functools.cache
-def kernels(name: str) -> tuple[tuple[Callable, ...], tuple[Callable, ...], Callable]:
+def kernels(
+    name: str, stages: tuple[int, ...] = ()
+) -> tuple[tuple[Callable, ...], tuple[Callable, ...], Callable]:
     """((train_games, train_rounds, train_lockfree), the same with TC, greedy_games) compiled
-    for the network
-    called `name` (each on its first call): its tuples are constants of the code
-    (`ntuple.network_shape`), so indices need no layout to be read."""
+    for the network called `name` in `stages` (each on its first call): its tuples and stages
+    are constants of the code (`ntuple.network_shape`, `network_staging`), so indices need no
+    layout to be read."""
     tuples = network_tuples(name)
-    shape = network_shape(tuples)
-    index = np.uint32 if lut_size(tuples) <= 2**32 else np.uint64
+    shape, staging = network_shape(tuples), network_staging(tuples, stages)
+    index = np.uint32 if lut_size(tuples) * (len(stages) + 1) <= 2**32 else np.uint64
 
     @njit(cache=True)
     def greedy_games(seeds, table, records) -> None:  # noqa: ANN001
@@ -279,14 +313,14 @@ def kernels(name: str) -> tuple[tuple[Callable, ...], tuple[Callable, ...], Call
         moves = np.empty(4 * len(shape) * SYMMETRIES, dtype=index)
         nothing = (np.empty(0, dtype=index), np.empty(0, dtype=np.int64))  # no episode kept
         for g in range(seeds.size):
-            n, score, b = _play(seeds[g], shape, lut, moves, nothing[0], nothing[1])
+            n, score, b = _play(seeds[g], shape, staging, lut, moves, nothing[0], nothing[1])
             records[g, SCORE] = score
             records[g, MAX_RANK] = max_rank(b)
             records[g, MOVES] = n
 
     return (
-        _train_kernels(shape, index, False),
-        _train_kernels(shape, index, True),
+        _train_kernels(shape, staging, index, False),
+        _train_kernels(shape, staging, index, True),
         greedy_games,
     )
 
@@ -336,6 +370,7 @@ class Trainer:
         self.tc_e = np.zeros(size, dtype=np.float32)
         self.tc_a = np.zeros(size, dtype=np.float32)
         self.weights, self.table = prepare(self.network)
+        self.promoted = np.zeros(1, dtype=np.int64)  # the last stage whose table is in use
 
     def save(self, path: Path, key: str) -> None:
         """Write a checkpoint atomically (a kill mid-write leaves the previous one)."""
@@ -349,6 +384,7 @@ class Trainer:
                 table=self.table,
                 tc_e=self.tc_e,
                 tc_a=self.tc_a,
+                promoted=self.promoted,
                 curve=np.array(self.curve, dtype=np.float64).reshape(-1, len(CURVE_COLUMNS)),
             )
             f.flush()
@@ -369,6 +405,7 @@ class Trainer:
                 self.table[:] = data["table"]
                 self.tc_e[:] = data["tc_e"]
                 self.tc_a[:] = data["tc_a"]
+                self.promoted[:] = data["promoted"] if "promoted" in data.files else 0
                 self.games_done = int(data["games_done"])
                 self.curve = data["curve"].tolist()
         except (OSError, KeyError, ValueError, zipfile.BadZipFile):
@@ -395,6 +432,7 @@ def train(
     tc_games: int = 0,
     tc_alpha: float = 1.0,
     lock_free: bool = False,
+    stages: tuple[int, ...] = (),
 ) -> tuple[Network, pd.DataFrame]:
     """Train an n-tuple network on `games` TD(0) games from weights that value every board at
     `init` (0, or optimistic: OTD): (network, curve).
@@ -418,6 +456,9 @@ def train(
 
     tc_games > 0 learns the last `tc_games` games by TC at `tc_alpha` (with `coherence` off
     before them): TDL2048+'s OTD+TC schedule, optimistic TD then TC (Guei et al. 2021).
+
+    stages: the tile thresholds of a multistage network (Yeh et al. 2017; `ntuple`), each
+    stage's table promoted from the one before it before its first update (`_promote`).
     """
     if games < 1 or block < 1:
         raise ValueError(f"games and block must be >= 1, got {games}, {block}")
@@ -440,11 +481,17 @@ def train(
         )
     if tc_games and not tc_alpha > 0:
         raise ValueError(f"tc_alpha must be > 0, got {tc_alpha}")
-    trainer = Trainer(initial_network(network, init), coherence or tc_games > 0)
+    stages = check_stages(stages)
+    trainer = Trainer(initial_network(network, init, stages), coherence or tc_games > 0)
     path = Path(checkpoint) if checkpoint is not None else None
     settings = {"network": network, "alpha": alpha, "coherence": coherence, "block": block}
     # (the checkpoints of the settings that came before these keys keep their digests)
-    optional = {"batch": (batch, 1), "init": (init, 0.0), "lock_free": (lock_free, False)}
+    optional = {
+        "batch": (batch, 1),
+        "init": (init, 0.0),
+        "lock_free": (lock_free, False),
+        "stages": (list(stages), []),
+    }
     settings |= {k: v for k, (v, default) in optional.items() if v != default}
     if tc_games:  # where TC begins (a longer run with the same start goes on from it)
         settings |= {"tc_from": games - tc_games, "tc_alpha": tc_alpha}
@@ -454,9 +501,17 @@ def train(
     tc_from = games - tc_games if tc_games else (0 if coherence else games)
 
     def train_games(seeds: np.ndarray, records: np.ndarray, tc: bool) -> None:
-        serial, rounds, lockfree = kernels(network)[1 if tc else 0]
+        serial, rounds, lockfree = kernels(network, stages)[1 if tc else 0]
         rate = tc_alpha if tc and tc_games else alpha
-        state = (trainer.table, rate, trainer.tc_e, trainer.tc_a, records, EPISODE)
+        state = (
+            trainer.table,
+            rate,
+            trainer.tc_e,
+            trainer.tc_a,
+            records,
+            EPISODE,
+            trainer.promoted,
+        )
         if lock_free:
             with thread_count(threads):
                 lockfree(seeds, *state)
@@ -485,4 +540,5 @@ def train(
             trainer.save(path, digest)
     curve = pd.DataFrame(trainer.curve, columns=list(CURVE_COLUMNS))
     curve["games"] = curve["games"].astype(np.int64)
-    return Network(network, trainer.table.view(np.float32)[: trainer.network.lut.size]), curve
+    lut = trainer.table.view(np.float32)[: trainer.network.lut.size]
+    return Network(network, lut, stages), curve

@@ -57,6 +57,8 @@ def describe_agent(agent: dict) -> str:
         parts.append(f"{a.budget_ms:g} ms/move")
     if a.budget_nodes:
         parts.append(f"{a.budget_nodes} nodes/move")
+    if a.downgrade:
+        parts.append(f"downgrade {a.downgrade}")
     return " ".join(parts)
 
 

@@ -13,6 +13,7 @@ import yaml
 
 from g2048.agents import AgentConfig, agent_schema
 from g2048.evaluators import check_bounded, check_weights
+from g2048.evaluators.ntuple import check_stages
 from g2048.study.methods import (
     Method,
     add_to_schema,
@@ -242,7 +243,8 @@ def run_record(config: dict, name: str) -> dict:
     """What every result file of the tuning run `name` must record, as the config says: its
     `run` name, `method`, the `evaluator` its weight sets are for, its `settings` (as the
     config check filled them in), the `study_seed`, the tuning `seeds`, and for a run that
-    trains a network the `network` it names (plain data: a Snakemake parameter)."""
+    trains a network the `network` it names and its `stages` (plain data: a Snakemake
+    parameter)."""
     settings = run_settings(config, name)
     method = get_method(settings.get("method", name))
     record = {
@@ -255,6 +257,7 @@ def run_record(config: dict, name: str) -> dict:
     }
     if method.trains_network:
         record["network"] = settings["network"]
+        record["stages"] = list(settings.get("stages", []))
     return record
 
 
@@ -289,6 +292,8 @@ def _check_run(key: str, run: dict) -> None:
         _fail(f"{key}.agent.name", "switching cannot be tuned (it takes a front)")
     if run["evaluator"] == NETWORK_EVALUATOR:
         _fail(f"{key}.evaluator", "ntuple networks are trained by tune.td")
+    if agent.downgrade:
+        _fail(f"{key}.agent.downgrade", f"is for the {NETWORK_EVALUATOR} evaluator")
     if agent.star:
         _check_bounded(f"{key}.agent.star", run["evaluator"])
 
@@ -307,6 +312,10 @@ def _check_td(td: dict) -> None:
         _fail("tune.td.tc_games", "TC for the last games needs coherence off before them")
     if td["lock_free"] and td["batch"] > 1:
         _fail("tune.td.lock_free", "lock-free training plays every game at once: batch 1")
+    try:
+        check_stages(td["stages"])
+    except ValueError as exc:
+        _fail("tune.td.stages", str(exc))
 
 
 def _check_semantics(config: dict) -> None:
@@ -347,6 +356,8 @@ def _check_semantics(config: dict) -> None:
         switching = agent.weight_rows > 1
         if agent.star:
             _check_bounded(f"{key}.agent.star", entry["evaluator"])
+        if agent.downgrade and entry["evaluator"] != NETWORK_EVALUATOR:
+            _fail(f"{key}.agent.downgrade", f"is for the {NETWORK_EVALUATOR} evaluator")
         if spec is not None:
             if spec.run not in runs:
                 _fail(f"{key}.weights", f"{weights}: no tuning run {spec.run!r} (runs: {runs})")

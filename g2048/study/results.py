@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from g2048.evaluators import get_evaluator
-from g2048.evaluators.ntuple import Network, lut_size, network_tuples
+from g2048.evaluators.ntuple import Network, lut_size, network_tuples, stage_text
 from g2048.play import COLUMNS
 from g2048.study.methods import Method, get_method
 from g2048.study.naming import NETWORK_EVALUATOR, network_file
@@ -380,18 +380,26 @@ def read_history(path: str | Path, method: str) -> pd.DataFrame:
 
 
 def read_network(
-    path: str | Path, network: str, sha256: str | None = None, run_file: str | Path = ""
+    path: str | Path,
+    network: str,
+    sha256: str | None = None,
+    run_file: str | Path = "",
+    stages: list[int] | tuple[int, ...] = (),
 ) -> Network:
-    """A trained network (tune stage, td): a network file holding a network of the kind the
-    config names (`network`: so its tuples), a float32 table of that kind's size, every weight
-    finite, and (`sha256`) the digest of its weights that its training run recorded in
-    `run_file`. Its kind is read before its table, so a file of a big network of the wrong
-    kind is refused without loading it."""
+    """A trained network (tune stage, td): a network file holding a network of the kind and
+    `stages` the config names (`network`: so its tuples; a file without stages is one stage),
+    a float32 table of that size, every weight finite, and (`sha256`) the digest of its
+    weights that its training run recorded in `run_file`. Its kind and stages are read before
+    its table, so a file of a big network of the wrong kind is refused without loading it."""
+    stages = tuple(stages)
     try:
         with np.load(path, allow_pickle=False) as data:
-            if sorted(data.files) != ["lut", "name"]:
+            arrays = sorted(data.files)
+            if arrays not in (["lut", "name"], ["lut", "name", "stages"]):
                 raise ResultFileError(
-                    path, f"holds the arrays {', '.join(data.files) or '(none)'}, not name and lut"
+                    path,
+                    f"holds the arrays {', '.join(arrays) or '(none)'}, not name, lut and "
+                    f"(for a multistage network) stages",
                 )
             name = data["name"]
             if name.dtype.kind != "U" or name.shape != ():
@@ -401,17 +409,24 @@ def read_network(
                     path,
                     f"holds a {str(name)!r} network; the config's tune.td.network is {network!r}",
                 )
+            held = data["stages"] if "stages" in arrays else np.zeros(0, dtype=np.int64)
+            if held.dtype.kind != "i" or held.ndim != 1 or tuple(held.tolist()) != stages:
+                raise ResultFileError(
+                    path,
+                    f"holds a network{stage_text(tuple(held.tolist())) or ' of one stage'}; "
+                    f"the config's tune.td.stages is {list(stages)}",
+                )
             lut = data["lut"]
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
         if isinstance(exc, ResultFileError):
             raise
         raise ResultFileError(path, f"is not a network file ({exc})") from None
-    size = lut_size(network_tuples(network))
+    size = lut_size(network_tuples(network)) * (len(stages) + 1)
     if lut.dtype != np.float32 or lut.shape != (size,):
         raise ResultFileError(
             path,
             f"holds a table of {lut.dtype} {lut.shape}; a {network} network (tuples "
-            f"{network_tuples(network)}) has {size} float32 weights",
+            f"{network_tuples(network)}){stage_text(stages)} has {size} float32 weights",
         )
     finite = np.isfinite(lut)
     if not finite.all():
@@ -428,4 +443,4 @@ def read_network(
             f"its weights' SHA-256 is {digest[:16]}..., not {sha256[:16]}... as its training "
             f"run recorded in {run_file}: replaced since?",
         )
-    return Network(network, lut)
+    return Network(network, lut, stages)

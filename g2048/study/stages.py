@@ -112,7 +112,9 @@ def tuned_weights(
         raise ValueError(f"{selection}: give the network and run files of seeds {seeds}")
     where = seeds.index(data["seed"])
     tuned = read_tune(runs[where], record, data["seed"])
-    network = read_network(networks[where], record["network"], tuned["network_sha256"], runs[where])
+    network = read_network(
+        networks[where], record["network"], tuned["network_sha256"], runs[where], record["stages"]
+    )
     return data["evaluator"], network
 
 

@@ -11,7 +11,12 @@ from g2048.agents.expectimax import new_table
 from g2048.agents.rollout import EVALUATOR_POLICY, rollout_gain
 from g2048.engine.bitboard import shift_scored, spawn_tile
 from g2048.engine.board import decode, encode, legal_moves, move
-from g2048.engine.reference import ref_afterstate_expectimax, ref_ntuple_value, ref_symmetries
+from g2048.engine.reference import (
+    ref_afterstate_expectimax,
+    ref_downgrade,
+    ref_ntuple_value,
+    ref_symmetries,
+)
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.evaluators import ntuple
 from g2048.play import play_games
@@ -111,6 +116,89 @@ def test_network_files_round_trip_and_bad_files_are_named(tmp_path) -> None:  # 
         evaluators.prepare("ntuple", [1.0, 2.0])
 
 
+def test_a_multistage_network_values_each_board_by_its_stages_weights() -> None:
+    # three stages of random weights, from the first 32 and the first 128 on: every played
+    # board is valued as the plain evaluation of its stage's weights alone, by the evaluator
+    # and by the kernels' path (shape_value)
+    one = ntuple.lut_size(ntuple.NETWORKS["lines4x2"])
+    rng = np.random.default_rng(5)
+    network = ntuple.Network("lines4x2", rng.normal(0, 50, 3 * one).astype(np.float32), (32, 128))
+    shape = ntuple.network_shape(network.tuples)
+    staging = ntuple.network_staging(network.tuples, network.stages)
+    seen = set()
+    for grid in [g for moves in (3, 40, 100) for g in played_boards(10, moves, seed=6)]:
+        top = max(max(row) for row in grid)
+        stage = (top >= 32) + (top >= 128)
+        seen.add(stage)
+        alone = ntuple.Network("lines4x2", network.lut[stage * one : (stage + 1) * one])
+        want = plain_value(alone, grid)
+        got = evaluators.value("ntuple", encode(grid), network, after=True)
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-6)
+        assert ntuple.shape_value(np.uint64(encode(grid)), shape, staging, network.lut) == got
+    assert seen == {0, 1, 2}
+
+
+def test_multistage_files_round_trip_and_older_files_load_as_one_stage(tmp_path) -> None:  # noqa: ANN001
+    network = ntuple.initial_network("lines4x2", 1000.0, (16384,))
+    assert network.lut.size == 2 * ntuple.lut_size(network.tuples)
+    ntuple.save_network(tmp_path / "two.npz", network)
+    loaded = ntuple.load_network(tmp_path / "two.npz")
+    assert loaded.stages == (16384,)
+    np.testing.assert_array_equal(loaded.lut, network.lut)
+    # a one-stage file holds name and lut only, as every file written before stages existed
+    ntuple.save_network(tmp_path / "one.npz", ntuple.zero_network("lines4x2"))
+    with np.load(tmp_path / "one.npz") as data:
+        assert sorted(data.files) == ["lut", "name"]
+    assert ntuple.load_network(tmp_path / "one.npz").stages == ()
+    for bad, match in (((100,), "a tile, 4 to 32768"), ((65536,), "4 to 32768"),
+                       ((512, 256), "must increase"), ((256, 256), "must increase")):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            ntuple.zero_network("lines4x2", bad)
+    with pytest.raises(ValueError, match=r"in 2 stages \(from 16384\) needs a float32 table"):
+        ntuple.Network("lines4x2", ntuple.zero_network("lines4x2").lut, (16384,))
+
+
+def test_downgrading_closes_the_highest_gap_below_the_largest_tile_as_the_reference() -> None:
+    # random boards of big tiles with gaps: the engine's downgrading equals the plain one
+    rng = np.random.default_rng(8)
+    for _ in range(3000):
+        ranks = rng.choice(16, size=16, p=np.r_[0.3, np.full(15, 0.7 / 15)])
+        grid = [[int(2**r) if r else 0 for r in ranks[4 * i : 4 * i + 4]] for i in range(4)]
+        for threshold in (0, 2048, 16384, 32768):
+            rank = threshold.bit_length() - 1 if threshold else 0
+            got = decode(int(ntuple.downgraded(np.uint64(encode(grid)), rank))).tolist()
+            assert got == ref_downgrade(grid, threshold), (grid, threshold)
+    # by hand: 32768 beside 8192 and 2 (16384 missing) becomes 16384; no gap, no change
+    grid = [[32768, 8192, 2, 0], [0] * 4, [0] * 4, [0] * 4]
+    assert ref_downgrade(grid, 32768)[0] == [16384, 8192, 2, 0]
+    full = [[32768, 16384, 8192, 4096], [2048, 1024, 512, 256], [128, 64, 32, 16], [8, 4, 2, 0]]
+    assert ref_downgrade(full, 32768) == full
+
+
+def test_a_downgrading_network_values_a_board_as_its_downgraded_board() -> None:
+    network = random_network("lines4x2", seed=4)
+    plain_w, table = ntuple.prepare(network)
+    down_w, _ = ntuple.prepare(network, downgrade=2048)
+    rng = np.random.default_rng(9)
+    changed = 0
+    for _ in range(300):
+        ranks = rng.choice(13, size=16)
+        board = np.uint64(encode([[int(2**r) if r else 0 for r in ranks[4 * i : 4 * i + 4]]
+                                  for i in range(4)]))  # fmt: skip
+        low = np.uint64(ntuple.downgraded(board, 11))
+        changed += low != board
+        assert ntuple.value(board, down_w, table) == ntuple.value(low, plain_w, table)
+    assert changed > 50
+    # an agent downgrades through its setting, and only with a network
+    agent = AgentConfig("greedy", downgrade=64)
+    games = game_seeds(3, "downgrade", 40)
+    down = play_games(agent, games, "ntuple", network).score.to_numpy()
+    plain = play_games(AgentConfig("greedy"), games, "ntuple", network).score.to_numpy()
+    assert not np.array_equal(down, plain)
+    with pytest.raises(ValueError, match="tile-downgrading is for the 'ntuple' evaluator"):
+        play_games(agent, games, "nneonneo")
+
+
 def search_values(grid: list[list[int]], depth: int, network: ntuple.Network) -> np.ndarray:
     kind, w, table = evaluators.prepare("ntuple", network)
     stats = np.zeros(2, dtype=np.int64)
@@ -195,6 +283,7 @@ def test_runs_read_each_cell_of_each_image(tuples: tuple) -> None:
     # every index equals the tuple's cells read one nibble at a time, cell j in nibble j; the
     # kernels built per network (network_shape) read the same entries and sum them alike
     weights, shape = ntuple.layout(tuples), ntuple.network_shape(tuples)
+    staging = ntuple.network_staging(tuples)
     rng = np.random.default_rng(12)
     lut = rng.normal(0.0, 100.0, ntuple.lut_size(tuples)).astype(np.float32)
     table = lut.view(np.float64)  # (every lut_size is even)
@@ -211,10 +300,10 @@ def test_runs_read_each_cell_of_each_image(tuples: tuple) -> None:
             offset += 16 ** len(t)
         ntuple.indices(np.uint64(board), weights, idx)
         assert idx.tolist() == expected
-        ntuple.shape_indices(np.uint64(board), shape, fast, 3)
+        ntuple.shape_indices(np.uint64(board), shape, staging, fast, 3)
         assert fast[3:].tolist() == expected
         plain = 0.0
         for i in expected:
             plain += float(lut[i])
         assert ntuple.value(np.uint64(board), weights, table) == plain
-        assert ntuple.shape_value(np.uint64(board), shape, lut) == plain
+        assert ntuple.shape_value(np.uint64(board), shape, staging, lut) == plain

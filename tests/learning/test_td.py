@@ -156,13 +156,16 @@ def reference_train(
     init: float = 0.0,
     tc_from: int | None = None,
     tc_alpha: float = 1.0,
+    stages: tuple[int, ...] = (),
 ) -> tuple:
     """The documented algorithm, step by step in Python on the generic evaluator path: each
     game played greedily (evaluator_move), then backwards over its afterstates: the error
     against the current value, alpha x error split over the m x 8 weights read (TC-scaled),
     each weight stepped in float32 in the order read, the updated value read after all steps.
-    Every weight starts at init / (m x 8); games from `tc_from` on learn by TC at tc_alpha."""
-    network = ntuple.zero_network(name)
+    Every weight starts at init / (m x 8); games from `tc_from` on learn by TC at tc_alpha.
+    With `stages`, before a game's updates every stage it reached that no game reached before
+    gets a copy of the weights of the stage below (weight promotion)."""
+    network = ntuple.zero_network(name, stages)
     network.lut[:] = np.float32(init / (8 * len(network.tuples)))
     weights, table = ntuple.prepare(network)
     lut = table.view(np.float32)
@@ -171,6 +174,7 @@ def reference_train(
     idx = np.empty(8 * len(network.tuples), dtype=np.int64)
     ev = (AFTERSTATE, weights, table)
     records = []
+    stride, promoted = ntuple.lut_size(network.tuples), 0
     for game, seed in enumerate(game_seeds_):
         tc = coherence or (tc_from is not None and game >= tc_from)
         learning_rate = tc_alpha if tc and tc_from is not None else alpha
@@ -184,6 +188,10 @@ def reference_train(
             path.append((np.uint64(after), gained))
             score += gained
             b = np.uint64(spawn_tile(np.uint64(after), spawns))
+        reached = sum(max_rank(b) >= t.bit_length() - 1 for t in stages)
+        for k in range(promoted + 1, reached + 1):
+            lut[k * stride : (k + 1) * stride] = lut[(k - 1) * stride : k * stride]
+        promoted = max(promoted, reached)
         target = 0.0
         for after, gained in reversed(path):
             ntuple.indices(after, weights, idx)
@@ -221,6 +229,52 @@ def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
     np.testing.assert_array_equal(got.lut, want)  # equal floats, bit for bit
     assert curve.mean_score.iloc[0] == want_records[:, 0].mean()
     assert curve.mean_moves.iloc[0] == want_records[:, 2].mean()
+
+
+def later(start: int, count: int) -> np.ndarray:
+    return seeds(start + 1, count)  # (game 0 of `seeds` reaches 512 untrained)
+
+
+@pytest.mark.parametrize("batch", [1, 5])
+def test_multistage_training_makes_the_documented_updates_to_the_bit(batch: int) -> None:
+    # three stages, from the first 128 and the first 512 on; most games reach 128 and one 512
+    # (game 21), after some learning: each stage's weights are promoted from the
+    # stage below once, before the first update of the game that reached it; in rounds, as the
+    # round's games' updates are made in order
+    stages = (128, 512)
+    common = {"block": 60, "checkpoint_every": 60, "stages": stages, "batch": batch}
+    got, _ = train("lines4x2", 60, later, **common)
+    assert got.stages == stages and got.lut.size == 3 * ntuple.lut_size(got.tuples)
+    if batch == 1:
+        want, records = reference_train("lines4x2", later(0, 60), 0.1, False, stages=stages)
+        assert 10 < np.argmax(records[:, 1] >= 9) < 60
+        np.testing.assert_array_equal(got.lut, want)
+        stride = ntuple.lut_size(got.tuples)
+        tables = [got.lut[k * stride : (k + 1) * stride] for k in range(3)]
+        assert all(t.any() for t in tables) and not np.array_equal(tables[1], tables[2])
+    on_two, _ = train("lines4x2", 60, later, threads=2, **common)
+    np.testing.assert_array_equal(on_two.lut, got.lut)
+
+
+def test_a_stage_no_game_reaches_leaves_the_first_stage_as_one_stage_training() -> None:
+    one, _ = train("lines4x2", 100, seeds, block=100)
+    two, _ = train("lines4x2", 100, seeds, block=100, stages=(32768,))
+    np.testing.assert_array_equal(two.lut[: one.lut.size], one.lut)
+    assert not two.lut[one.lut.size :].any()  # never reached: never promoted, never learned
+
+
+def test_a_multistage_run_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    # the checkpoint keeps which stages were promoted: a stage reached before the checkpoint
+    # is not promoted again after it
+    common = {"block": 20, "checkpoint": tmp_path / "run.ckpt", "checkpoint_every": 20}
+    train("lines4x2", 40, seeds, stages=(64,), **common)
+    resumed_at = []
+    got, _ = train("lines4x2", 80, seeds, stages=(64,), resumed=resumed_at.append, **common)
+    assert resumed_at == [40]
+    want, _ = train("lines4x2", 80, seeds, block=20, stages=(64,))
+    np.testing.assert_array_equal(got.lut, want.lut)
+    train("lines4x2", 100, seeds, stages=(128,), resumed=resumed_at.append, **common)
+    assert resumed_at == [40]  # other stages: not resumed
 
 
 def test_optimistic_td_then_tc_makes_the_documented_updates_to_the_bit() -> None:
@@ -285,7 +339,9 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
         _, table = ntuple.prepare(ntuple.zero_network("lines4x2"))
         records = np.zeros((300, 3), dtype=np.int64)
         with thread_count(2):
-            kernel(seeds(0, 300), table, 0.1, none, none, records, 16, *extra)
+            kernel(
+                seeds(0, 300), table, 0.1, none, none, records, 16, np.zeros(1, np.int64), *extra
+            )
         want = one.lut if extra == (20,) else serial.lut
         np.testing.assert_array_equal(table.view(np.float32)[: want.size], want)
 
@@ -310,3 +366,7 @@ def test_bad_rounds_are_refused() -> None:
         train("lines4x2", 100, seeds, block=100, batch=30)
     with pytest.raises(ValueError, match="threads"):
         train("lines4x2", 100, seeds, block=100, batch=10, threads=0)
+    with pytest.raises(ValueError, match="stage threshold is a tile"):
+        train("lines4x2", 100, seeds, block=100, stages=(100,))
+    with pytest.raises(ValueError, match="must increase"):
+        train("lines4x2", 100, seeds, block=100, stages=(256, 128))

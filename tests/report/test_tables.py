@@ -102,6 +102,8 @@ def test_benchmark_table_sums_the_depths_and_marks_timed_rows() -> None:
 def test_describe_agent_names_the_rollout_settings() -> None:
     agent = {"name": "hybrid", "depth": 3, "rollouts": 50, "step_cap": 10}
     assert describe_agent(agent) == "hybrid d3 50 rollouts cap 10"
+    agent = {"name": "expectimax", "depth": 3, "downgrade": 32768}
+    assert describe_agent(agent) == "expectimax d3 downgrade 32768"
 
 
 def test_write_table_writes_csv_markdown_and_latex(tmp_path) -> None:  # noqa: ANN001

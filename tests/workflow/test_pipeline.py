@@ -46,10 +46,10 @@ def table(where: Path, name: str) -> pd.DataFrame:
 def test_benchmark_table_has_every_entry_with_sane_values(smoke: Path) -> None:
     df = table(smoke, "benchmark")
     config_games = {"random": 8, "greedy": 8, "expectimax-d3": 4}
-    assert len(df) == 18
+    assert len(df) == 19
     for name, games in config_games.items():
         assert df.set_index("name").loc[name, "games"] == games
-    assert df.loc[df.timed, "name"].tolist() == ["expectimax-1ms", "mc-1ms"]
+    assert df.loc[df.timed, "name"].tolist() == ["expectimax-1ms", "mc-1ms", "ntuple-1ms"]
     depth = df.set_index("name").depth_mean
     assert depth["expectimax-d3"] == 3 and depth["greedy"] == 1 and np.isnan(depth["mc-100"])
     assert depth["expectimax-2k-nodes"] > 1 and depth["nneonneo-auto"] >= 7
@@ -115,8 +115,10 @@ def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: P
     df = table(smoke, "learned")
     assert list(zip(df.network, df.heuristic, strict=True)) == [
         ("ntuple-d1", "greedy"), ("ntuple-d1", "nneonneo-d1"), ("ntuple-d2", "nneonneo-d2"),
+        ("ntuple-1ms", "expectimax-1ms"),
     ]  # fmt: skip
-    assert df.games.tolist() == [8, 8, 4]
+    assert df.games.tolist() == [8, 8, 4, 2]
+    assert df.timed.tolist() == [False, False, False, True]
     assert np.allclose(df["diff"], df.network_score - df.heuristic_score)
     assert ((df.diff_low <= df["diff"]) & (df["diff"] <= df.diff_high)).all()
 
@@ -162,7 +164,7 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
     # tune, validate, transfer, benchmark shards
-    assert len(jobs) == len(records) - 1 == 8 + 11 + 6 * 2 + 18 * 2
+    assert len(jobs) == len(records) - 1 == 8 + 11 + 6 * 2 + 19 * 2
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     # numpy on its AVX2 paths in every job, whatever this CPU has (workflow/rules/common.smk)
     assert "X86_V4" not in summary["environments"][0]["environment"]["numpy_simd"]

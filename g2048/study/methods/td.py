@@ -113,6 +113,22 @@ class TD(Method):
             },
             default=1.0,
         ),
+        "stages": Key(
+            {
+                "description": (
+                    "Tile thresholds of a multistage network (Yeh et al. 2017), increasing "
+                    "powers of 2 from 4 to 32768: a board is valued by the weights of stage k = "
+                    "how many thresholds its largest tile reaches, and a stage's weights start "
+                    "as a copy of the stage before's when a game first reaches it (weight "
+                    "promotion, Jaskowski 2018). [] = one stage; e.g. [16384] for two."
+                ),
+                "type": "array",
+                "items": {"type": "integer", "enum": [2**k for k in range(2, 16)]},
+                "maxItems": 13,
+                "uniqueItems": True,
+            },
+            default=[],
+        ),
         "checkpoint_every": Key(
             {
                 "description": (
@@ -207,6 +223,7 @@ class TD(Method):
             tc_games=options["tc_games"],
             tc_alpha=options["tc_alpha"],
             lock_free=options["lock_free"],
+            stages=tuple(options["stages"]),
         )
         data = {
             "run": self.name,
