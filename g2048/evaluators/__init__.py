@@ -190,7 +190,8 @@ def prepare(
         return AFTERSTATE, *ntuple.prepare(network(weights), downgrade)
     if downgrade:
         raise ValueError(
-            f"tile-downgrading is for the {ntuple.NAME!r} evaluator, not {name!r} (downgrade 0)"
+            f"tile-downgrading is for the {ntuple.NAME!r} evaluator, not {name!r}: "
+            "leave downgrade at 0"
         )
     ev = get_evaluator(name)
     w = check_weights(name, weights)
