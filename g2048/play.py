@@ -123,13 +123,12 @@ def evaluator_rows(
 
     `weights`: None (the evaluator's defaults), one vector, or the agent's k rows; for the
     ntuple evaluator, a network or its file (one row, its table not copied)."""
+    evaluators.check_downgrade(evaluator, agent.downgrade)
     if evaluator == evaluators.ntuple.NAME:
         if agent.weight_rows != 1:
             raise ValueError(f"agent {agent.name!r} needs a weighted heuristic, not {evaluator!r}")
         kind, w, table = evaluators.prepare(evaluator, weights, agent.downgrade)
         return kind, w[None, :], table[None, :]
-    if agent.downgrade:
-        evaluators.prepare(evaluator, None, agent.downgrade)  # refused, naming the evaluator
     rows = np.atleast_2d(
         evaluators.check_weights(evaluator) if weights is None else np.asarray(weights, float)
     )

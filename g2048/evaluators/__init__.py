@@ -64,6 +64,16 @@ def check_bounded(name: str) -> None:
         )
 
 
+def check_downgrade(name: str, downgrade: int) -> None:
+    """ValueError unless tile-downgrading (`downgrade` > 0) is off or evaluator `name` is the
+    network, the only evaluator it applies to."""
+    if downgrade and name != ntuple.NAME:
+        raise ValueError(
+            f"tile-downgrading is for the {ntuple.NAME!r} evaluator, not {name!r}: "
+            "leave downgrade at 0"
+        )
+
+
 def upper_bound(name: str, tables: np.ndarray) -> float:
     """A bound above the values of evaluator `name` on every board, from its prepared tables
     (one row per weight vector), for Star1 pruning: nneonneo's is 8 x its row table's largest
@@ -186,13 +196,9 @@ def prepare(
     """(kind, weights, table): what the numba agents take for this evaluator (for ntuple:
     its network, see `network`, tile-downgraded from the tile `downgrade` on; 0 = off, the
     only value for a heuristic)."""
+    check_downgrade(name, downgrade)
     if name == ntuple.NAME:
         return AFTERSTATE, *ntuple.prepare(network(weights), downgrade)
-    if downgrade:
-        raise ValueError(
-            f"tile-downgrading is for the {ntuple.NAME!r} evaluator, not {name!r}: "
-            "leave downgrade at 0"
-        )
     ev = get_evaluator(name)
     w = check_weights(name, weights)
     table = getattr(ev.module, "prepare", no_table)(w)

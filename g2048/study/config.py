@@ -12,7 +12,7 @@ import jsonschema
 import yaml
 
 from g2048.agents import AgentConfig, agent_schema
-from g2048.evaluators import check_bounded, check_weights
+from g2048.evaluators import check_bounded, check_downgrade, check_weights
 from g2048.evaluators.ntuple import check_stages
 from g2048.study.methods import (
     Method,
@@ -292,8 +292,7 @@ def _check_run(key: str, run: dict) -> None:
         _fail(f"{key}.agent.name", "switching cannot be tuned (it takes a front)")
     if run["evaluator"] == NETWORK_EVALUATOR:
         _fail(f"{key}.evaluator", "ntuple networks are trained by tune.td")
-    if agent.downgrade:
-        _fail(f"{key}.agent.downgrade", f"is for the {NETWORK_EVALUATOR} evaluator")
+    _check_downgrade(f"{key}.agent.downgrade", run["evaluator"], agent.downgrade)
     if agent.star:
         _check_bounded(f"{key}.agent.star", run["evaluator"])
 
@@ -301,6 +300,13 @@ def _check_run(key: str, run: dict) -> None:
 def _check_bounded(key: str, evaluator: str) -> None:
     try:
         check_bounded(evaluator)
+    except ValueError as exc:
+        _fail(key, str(exc))
+
+
+def _check_downgrade(key: str, evaluator: str, downgrade: int) -> None:
+    try:
+        check_downgrade(evaluator, downgrade)
     except ValueError as exc:
         _fail(key, str(exc))
 
@@ -356,8 +362,7 @@ def _check_semantics(config: dict) -> None:
         switching = agent.weight_rows > 1
         if agent.star:
             _check_bounded(f"{key}.agent.star", entry["evaluator"])
-        if agent.downgrade and entry["evaluator"] != NETWORK_EVALUATOR:
-            _fail(f"{key}.agent.downgrade", f"is for the {NETWORK_EVALUATOR} evaluator")
+        _check_downgrade(f"{key}.agent.downgrade", entry["evaluator"], agent.downgrade)
         if spec is not None:
             if spec.run not in runs:
                 _fail(f"{key}.weights", f"{weights}: no tuning run {spec.run!r} (runs: {runs})")
