@@ -124,22 +124,34 @@ def _versus(name: str, df: pd.DataFrame, base: pd.DataFrame) -> dict[str, float]
     }
 
 
-def with_holm(rows: list[dict]) -> pd.DataFrame:
+def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     """The rows as a table with `holm_pvalue`: their t-test p-values Holm-corrected over the
-    table's comparisons (a row that compares nothing has none and does not count)."""
+    table's comparisons (a row that compares nothing has none and does not count), or, given a
+    `family` column, over the comparisons of each of its values apart."""
     table = pd.DataFrame(rows)
     if "t_pvalue" not in table:
         table["t_pvalue"] = np.nan
-    table["holm_pvalue"] = holm(table["t_pvalue"])
+    table["holm_pvalue"] = np.nan
+    groups = table.groupby(family).groups.values() if family else [table.index]
+    for index in groups:
+        table.loc[index, "holm_pvalue"] = holm(table.loc[index, "t_pvalue"])
     return table
 
 
-def holm_note(table: pd.DataFrame, family: str, test: str = "paired t-tests'") -> str:
-    """The line under a table of tests that names its family and its multiplicity control."""
-    m = int(table["holm_pvalue"].notna().sum())
+def holm_note(
+    table: pd.DataFrame, family: str, test: str = "paired t-tests'", by: str | None = None
+) -> str:
+    """The line under a table of tests that names its family and its multiplicity control (with
+    `by`, the column whose values split it into families, as `with_holm`'s)."""
+    tested = table[table["holm_pvalue"].notna()]
+    if by is None:
+        scope = f"over the {len(tested)} comparisons of this table ({family})"
+    else:
+        sizes = ", ".join(f"{by} {v}: {n}" for v, n in tested.groupby(by).size().items())
+        scope = f"within each value of `{by}` apart ({family}; comparisons: {sizes or 'none'})"
     return (
-        f"holm_pvalue: the {test} p-values Holm-corrected over the {m} comparisons of this "
-        f"table ({family}); intervals are per-comparison 95% intervals."
+        f"holm_pvalue: the {test} p-values Holm-corrected {scope}; intervals are per-comparison "
+        "95% intervals."
     )
 
 
@@ -185,9 +197,10 @@ def common_games(
 def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per (network entry, heuristic entry) of the benchmark playing with the same agent:
     both entries' mean score and 2048 rate on their common games (the same seeds), the paired
-    score difference network - heuristic with its 95% interval and p-values (the t-test's
-    Holm-corrected over the table), and whether either side played under a time budget
-    (`timed`)."""
+    score difference network - heuristic with its 95% interval and p-values, and whether either
+    side played under a time budget (`timed`). The t-test's p-values are Holm-corrected within
+    two families, the timed pairs and the others: a timed pair's p-value differs from run to run,
+    and must not move the reproducible rows' correction."""
     rows = []
     for network, heuristic in pairs:
         a, b = common_games(games, network, heuristic)
@@ -210,7 +223,7 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
                 "timed": bool(a["timed"].any() or b["timed"].any()),
             }
         )
-    return with_holm(rows)
+    return with_holm(rows, family="timed")
 
 
 def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
