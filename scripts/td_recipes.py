@@ -1,7 +1,8 @@
 """Learning curves of the TD recipes, g2048 beside TDL2048+ at equal games: plain TD(0),
 optimistic TD (OTD, every board first valued at 320 000), OTD+TC (the last 10% of the games
-by TC at alpha 1.0) and a 2-stage network (its second stage from the first 4096 on), on the
-four 6-tuple network (`4x6patt`), alpha 0.1, backward updates.
+by TC at alpha 1.0), a 2-stage network (its second stage from the first 4096 on) and TD(0.5)
+(lambda-returns over the whole game), on the four 6-tuple network (`4x6patt`), alpha 0.1,
+backward updates.
 
     python scripts/td_recipes.py --games 100000 --seeds 1 2 --tdl /path/to/TDL2048/2048 \
         --out docs/td/recipes.csv --figure docs/figures/td_recipes.png
@@ -11,7 +12,8 @@ four 6-tuple network (`4x6patt`), alpha 0.1, backward updates.
 TDL2048+ (github.com/moporgic/TDL2048) is built separately with its own makefile and run with
 its recipes as its README gives them (`-n 4x6patt=320000/norm`, then `-a 1.0 -i` for the TC
 games; `-n 4x6patt@2 -@ 0,4096`, whose second stage starts from zero where g2048 promotes the
-first stage's weights), with `-tt backward`, the update order of g2048.learning.td. The two
+first stage's weights; `-l 0.5`), with `-tt backward`, the update order of g2048.learning.td
+(TD(lambda) is backward over the whole game in TDL2048+ without `-tt` or `-N`). The two
 programs draw different games, so their curves agree within noise, not to the bit. Runs go
 --jobs at a time.
 """
@@ -33,7 +35,8 @@ from g2048.report.figures import save, td_recipes
 
 NETWORK, ALPHA, INIT = "4x6patt", 0.1, 320000.0
 STAGE = 4096  # reached in most games by 10^5 (16384, the papers' threshold, hardly ever)
-RECIPES = ("TD", "OTD", "OTD+TC", "2-stage")
+LAMBDA = 0.5
+RECIPES = ("TD", "OTD", "OTD+TC", "2-stage", "TD(0.5)")
 BLOCK = re.compile(r"local:\s+avg=(\d+)")
 
 
@@ -44,6 +47,7 @@ def g2048_curve(recipe: str, games: int, seed: int) -> list[float]:
         "OTD": {"init": INIT},
         "OTD+TC": {"init": INIT, "tc_games": games // 10, "tc_alpha": 1.0},
         "2-stage": {"stages": (STAGE,)},
+        "TD(0.5)": {"lam": LAMBDA},
     }[recipe]
     _, curve = train(
         NETWORK,
@@ -70,12 +74,15 @@ def tdl_curve(tdl: str, recipe: str, games: int, seed: int) -> list[float]:
         elif recipe == "2-stage":
             net = ["-n", f"{NETWORK}@2", "-@", f"0,{STAGE}"]
             runs = [[*net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
+        elif recipe == "TD(0.5)":  # its backward lambda mode: no -tt below
+            runs = [["-n", NETWORK, "-t", f"{blocks}x1000", "-a", str(ALPHA), "-l", str(LAMBDA)]]
         else:
             net = f"{NETWORK}={INIT:.0f}/norm" if recipe == "OTD" else NETWORK
             runs = [["-n", net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
         out = ""
         for i, args in enumerate(runs):  # the second part (TC) draws from a seed of its own
-            options = ["-tt", "backward", "-s", str(seed + 1000 * i)]
+            mode = [] if recipe == "TD(0.5)" else ["-tt", "backward"]
+            options = [*mode, "-s", str(seed + 1000 * i)]
             out += subprocess.run(
                 [tdl, *args, *options], capture_output=True, text=True, check=True
             ).stdout

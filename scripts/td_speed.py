@@ -48,7 +48,9 @@ def train_rate(games: int) -> tuple[float, float, np.ndarray]:
     records = np.zeros((games, 3), dtype=np.int64)
     none = np.zeros(0, dtype=np.float32)
     t0, c0 = time.perf_counter(), time.thread_time()
-    train_games(seeds, table, ALPHA, none, none, records, EPISODE, np.zeros(1, dtype=np.int64))
+    train_games(
+        seeds, table, (ALPHA, 0.0), none, none, records, EPISODE, np.zeros(1, dtype=np.int64)
+    )
     wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
     moves = records[:, 2].sum()
     return moves / wall, moves / cpu, table

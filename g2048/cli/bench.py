@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from g2048.agents import STATS_SIZE, AgentConfig, choose_move
-from g2048.agents.expectimax import NO_LIMIT, new_table
+from g2048.agents.expectimax import new_table
+from g2048.agents.settings import setting_schema, settings_of
 from g2048.cli.watch import positions
 from g2048.engine import reference
 from g2048.engine.board import random_games
@@ -272,7 +273,10 @@ def deepening_figure(depth: int = 5) -> DeepeningFigure:
     that stops it against fixed `depth`-ply search (nneonneo, cutoff 1e-4, 1 thread), the same
     games, in time (median, lowest and highest of five interleaved pairs) and nodes."""
     fixed = AgentConfig("expectimax", depth=depth, cutoff=1e-4)
-    deepening = AgentConfig("expectimax", depth=depth, cutoff=1e-4, budget_nodes=NO_LIMIT)
+    # the largest node budget a setting takes: more than any search to `depth` visits per move
+    field = next(f for f in settings_of(AgentConfig) if f.name == "budget_nodes")
+    unreached = setting_schema(field)["maximum"]
+    deepening = AgentConfig("expectimax", depth=depth, cutoff=1e-4, budget_nodes=unreached)
     seeds = game_seeds(0, "bench-deepening", 12)
     ratios, nodes = [], {}
     for _ in range(5):  # interleaved pairs: the machine's load changes between them

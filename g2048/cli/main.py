@@ -323,6 +323,7 @@ def _train(args: argparse.Namespace) -> int:
         "tc_alpha": args.tc_alpha,
         "lock_free": args.lock_free,
         "stages": args.stages,
+        "lambda": args.lam,
     }
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
@@ -549,6 +550,14 @@ def build_parser() -> argparse.ArgumentParser:
         "default 0)",
     )
     train.add_argument("--tc-alpha", type=_positive_float, default=1.0, help="(default 1.0)")
+    train.add_argument(
+        "--lambda",
+        dest="lam",
+        type=_bounded(float, 0, 1),
+        default=0.0,
+        help="TD(lambda): learn towards lambda-returns, computed backwards over each game "
+        "(TDL2048+'s -l; default 0: TD(0))",
+    )
     train.add_argument("--seed", type=_bounded(int, 0), default=1, help="run seed (default 1)")
     train.add_argument("--study-seed", type=_bounded(int, 0), default=2048, help="(default 2048)")
     train.add_argument(

@@ -4,7 +4,8 @@ Each training game is played greedily by the network being learned (the move wit
 reward + V(afterstate), ties to the first direction), its spawns drawn from the game's own seed,
 so a run is a pure function of (network, settings, game seeds). Updates are made backwards over
 the episode once it ends, as in the public TDL2048 demo: the last afterstate moves towards 0,
-each earlier one towards the next move's reward + the next afterstate's value just updated.
+each earlier one towards the next move's reward + the next afterstate's value just updated
+(TD(lambda) mixes in the next afterstate's own target: its lambda-return, as TDL2048+'s `-l`).
 The error is taken against the afterstate's current value, as the demo's current code does;
 older copies of the demo take the value the afterstate had when its move was chosen, and with
 weights shared across an episode those stale errors add up (measured here: a two-4-tuple
@@ -162,9 +163,13 @@ def _play(seed, shape, staging, lut, moves, path, rewards) -> tuple[int, int, np
 
 
 @njit(cache=True, inline="always")
-def _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent) -> None:  # noqa: ANN001
-    """The updates of an episode of n moves (as `_play` records it), backwards from its end;
-    the entries of the update AHEAD afterstates on are prefetched meanwhile."""
+def _update(n, path, rewards, size, rate, lut, tc_e, tc_a, coherent) -> None:  # noqa: ANN001
+    """The updates of an episode of n moves (as `_play` records it), backwards from its end,
+    rate = (alpha, lambda); the entries of the update AHEAD afterstates on are prefetched
+    meanwhile. Each afterstate moves towards the lambda-return of the moves after it, r +
+    (lambda x its target + (1 - lambda) x V), V the next afterstate's value just updated (the
+    last one's target 0): TD(0) with lambda 0, TDL2048+'s backward TD(lambda) otherwise."""
+    alpha, lam = rate
     for i in range(n - 1, max(n - 1 - AHEAD, -1), -1):
         _prefetch_update(lut, path, i * size, size, tc_e, tc_a, coherent)
     target = 0.0
@@ -175,7 +180,10 @@ def _update(n, path, rewards, size, alpha, lut, tc_e, tc_a, coherent) -> None:  
         # the update of afterstate i, then its updated value and afterstate i - 1's current one
         o, p = i * size, (i - 1) * size
         updated, before = _learn(target, before, alpha, lut, path, o, p, size, tc_e, tc_a, coherent)
-        target = rewards[i] + updated
+        if lam > 0:
+            target = rewards[i] + (lam * target + (1.0 - lam) * updated)
+        else:
+            target = rewards[i] + updated
 
 
 @njit(cache=True, inline="always")
@@ -193,9 +201,10 @@ def _promote(lut, promoted, b, staging) -> None:  # noqa: ANN001
 
 
 @njit(cache=True, inline="always")
-def _learn_game(seed, net, lut, moves, path, rewards, alpha, tc, promoted, record):  # noqa: ANN001, ANN202
+def _learn_game(seed, net, lut, moves, path, rewards, rate, tc, promoted, record):  # noqa: ANN001, ANN202
     """Play the game of `seed` and learn from it (`_play`, then `_promote` and `_update`);
-    net = (shape, staging); tc = (tc_e, tc_a, coherent); record = (score, max rank, moves). A
+    net = (shape, staging); rate = (alpha, lambda); tc = (tc_e, tc_a, coherent); record =
+    (score, max rank, moves). A
     game longer than the episode buffers hold is played again into buffers twice its length:
     (path, rewards) as they are now."""
     shape, staging = net
@@ -206,7 +215,7 @@ def _learn_game(seed, net, lut, moves, path, rewards, alpha, tc, promoted, recor
         rewards = np.empty(2 * n, dtype=np.int64)
         n, score, b = _play(seed, shape, staging, lut, moves, path, rewards)
     _promote(lut, promoted, b, staging)
-    _update(n, path, rewards, size, alpha, lut, tc[0], tc[1], tc[2])
+    _update(n, path, rewards, size, rate, lut, tc[0], tc[1], tc[2])
     record[SCORE] = score
     record[MAX_RANK] = max_rank(b)
     record[MOVES] = n
@@ -223,9 +232,10 @@ def _train_kernels(
     net = (shape, staging)
 
     @njit(cache=True)
-    def train_games(seeds, table, alpha, tc_e, tc_a, records, capacity, promoted) -> None:  # noqa: ANN001
+    def train_games(seeds, table, rate, tc_e, tc_a, records, capacity, promoted) -> None:  # noqa: ANN001
         """Play and learn from one game per seed, in order; records[i] = (score, max rank,
-        moves). table: the lut (viewed as float64, updated in place); tc_e, tc_a: the
+        moves). table: the lut (viewed as float64, updated in place); rate: (alpha, lambda)
+        (`_update`); tc_e, tc_a: the
         temporal-coherence accumulators (float32, lut-sized; empty without TC); capacity: the
         moves an episode holds before it grows; promoted[0]: the last stage whose table is in
         use (`_promote`)."""
@@ -237,11 +247,11 @@ def _train_kernels(
         rewards = np.empty(capacity, dtype=np.int64)
         for g in range(seeds.size):
             path, rewards = _learn_game(
-                seeds[g], net, lut, moves, path, rewards, alpha, tc, promoted, records[g]
+                seeds[g], net, lut, moves, path, rewards, rate, tc, promoted, records[g]
             )
 
     @njit(cache=True, parallel=True)
-    def train_lockfree(seeds, table, alpha, tc_e, tc_a, records, capacity, promoted) -> None:  # noqa: ANN001
+    def train_lockfree(seeds, table, rate, tc_e, tc_a, records, capacity, promoted) -> None:  # noqa: ANN001
         """train_games with the games on every thread at once, sharing the weights without
         locks (TDL2048+'s and Jaskowski's way): which update lands first depends on the
         threads' timing, so the result is not reproducible to the bit."""
@@ -251,10 +261,10 @@ def _train_kernels(
             moves = np.empty(4 * size, dtype=index)
             path = np.empty(capacity * size, dtype=index)
             rewards = np.empty(capacity, dtype=np.int64)
-            _learn_game(seeds[g], net, lut, moves, path, rewards, alpha, tc, promoted, records[g])
+            _learn_game(seeds[g], net, lut, moves, path, rewards, rate, tc, promoted, records[g])
 
     @njit(cache=True, parallel=True)
-    def train_rounds(seeds, table, alpha, tc_e, tc_a, records, capacity, promoted, batch) -> None:  # noqa: ANN001
+    def train_rounds(seeds, table, rate, tc_e, tc_a, records, capacity, promoted, batch) -> None:  # noqa: ANN001
         """train_games in rounds of `batch` games: a round's games are played in parallel
         (prange) with the weights as they stood at its start, then their updates are made in
         game order (each game's promotion first); the same result on any number of threads."""
@@ -285,9 +295,7 @@ def _train_kernels(
                 rewards = np.empty((batch, cap), dtype=np.int64)
             for j in range(m):
                 _promote(lut, promoted, finals[j], staging)
-                _update(
-                    played[j, MOVES], path[j], rewards[j], size, alpha, lut, tc[0], tc[1], tc[2]
-                )
+                _update(played[j, MOVES], path[j], rewards[j], size, rate, lut, tc[0], tc[1], tc[2])
                 records[start + j] = played[j]
 
     return train_games, train_rounds, train_lockfree
@@ -358,7 +366,7 @@ def checkpoint_key(settings: dict) -> str:
 
 @dataclass
 class Trainer:
-    """A TD(0) run's state: the network (and TC accumulators), games done and the curve."""
+    """A TD run's state: the network (and TC accumulators), games done and the curve."""
 
     network: Network
     coherence: bool
@@ -433,9 +441,10 @@ def train(
     tc_alpha: float = 1.0,
     lock_free: bool = False,
     stages: tuple[int, ...] = (),
+    lam: float = 0.0,
 ) -> tuple[Network, pd.DataFrame]:
-    """Train an n-tuple network on `games` TD(0) games from weights that value every board at
-    `init` (0, or optimistic: OTD): (network, curve).
+    """Train an n-tuple network on `games` TD(0) (or TD(lambda)) games from weights that value
+    every board at `init` (0, or optimistic: OTD): (network, curve).
 
     seeds(start, count): the seeds of games start..start+count-1. The curve has a row per
     `block` games (CURVE_COLUMNS; moves_per_s is the training rate, the only timing column).
@@ -459,6 +468,9 @@ def train(
 
     stages: the tile thresholds of a multistage network (Yeh et al. 2017; `ntuple`), each
     stage's table promoted from the one before it before its first update (`_promote`).
+
+    lam > 0 learns by TD(lambda): each afterstate towards the lambda-return of its episode,
+    computed backwards once the game ends (`_update`; TDL2048+'s `-l`). TC games use it too.
     """
     if games < 1 or block < 1:
         raise ValueError(f"games and block must be >= 1, got {games}, {block}")
@@ -481,6 +493,8 @@ def train(
         )
     if tc_games and not tc_alpha > 0:
         raise ValueError(f"tc_alpha must be > 0, got {tc_alpha}")
+    if not 0 <= lam <= 1:
+        raise ValueError(f"lambda must be in [0, 1], got {lam}")
     stages = check_stages(stages)
     trainer = Trainer(initial_network(network, init, stages), coherence or tc_games > 0)
     path = Path(checkpoint) if checkpoint is not None else None
@@ -491,6 +505,7 @@ def train(
         "init": (init, 0.0),
         "lock_free": (lock_free, False),
         "stages": (list(stages), []),
+        "lambda": (lam, 0.0),
     }
     settings |= {k: v for k, (v, default) in optional.items() if v != default}
     if tc_games:  # where TC begins (a longer run with the same start goes on from it)
@@ -502,7 +517,7 @@ def train(
 
     def train_games(seeds: np.ndarray, records: np.ndarray, tc: bool) -> None:
         serial, rounds, lockfree = kernels(network, stages)[1 if tc else 0]
-        rate = tc_alpha if tc and tc_games else alpha
+        rate = (float(tc_alpha if tc and tc_games else alpha), float(lam))
         state = (
             trainer.table,
             rate,

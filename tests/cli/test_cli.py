@@ -25,6 +25,7 @@ from g2048.cli.bench import (
     SearchFigure,
     TrainingFigures,
     budget_figures,
+    deepening_figure,
     star_figures,
 )
 from g2048.cli.main import main
@@ -459,6 +460,21 @@ def test_train_takes_the_optimistic_tc_schedule(tmp_path: Path, capsys) -> None:
     assert exit_info.value.code == 2 and "lock_free" in capsys.readouterr().err
 
 
+def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    out = tmp_path / "net.npz"
+    args = ["train", "--network", "lines4x2", "--games", "1000", "--checkpoint-every", "1000"]
+    assert main([*args, "--lambda", "0.5", "--out", str(out)]) == 0
+    want, _ = train(
+        "lines4x2", 1000, lambda at, n: game_seeds(2048, "td-s1", n, at), checkpoint_every=1000,
+        lam=0.5,
+    )  # fmt: skip
+    np.testing.assert_array_equal(ntuple.load_network(out).lut, want.lut)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--lambda", "2", "--out", str(out)])
+    assert exit_info.value.code == 2 and "--lambda" in capsys.readouterr().err
+
+
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
     """The bench table's layout and its JSON keys, on stand-in figures (the measurements take
     minutes and are not asserted: speed is measured, not tested)."""
@@ -511,6 +527,11 @@ def test_bench_measures_its_records_on_small_settings() -> None:
     """The measuring functions themselves, on settings small enough for a test."""
     budget = budget_figures((1.0,))[0]
     assert budget.agent == "expectimax" and budget.positions > 50 and budget.mean_depth >= 1
+    # deepening without a budget that stops it: the same final depth, more nodes (the
+    # shallower passes), a valid agent (a node budget of 1 << 62 was refused by its bounds)
+    deepening = deepening_figure(depth=2)
+    assert deepening.depth == 2 and deepening.node_overhead > 0
+    assert deepening.low <= deepening.overhead <= deepening.high
     (paired,) = star_figures(depths=(2,), pairs=1)
     assert (paired.option, paired.depth, paired.positions) == ("star", 2, budget.positions)
     assert paired.low <= paired.speedup <= paired.high and 0 < paired.node_ratio <= 1

@@ -103,7 +103,7 @@ def test_a_checkpoint_of_other_settings_is_never_resumed(tmp_path: Path) -> None
     train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
     assert checkpoint.exists()
     resumed_at = []
-    for settings in ({"alpha": 0.05}, {"key": {"seed": 2}}, {"coherence": True}):
+    for settings in ({"alpha": 0.05}, {"key": {"seed": 2}}, {"coherence": True}, {"lam": 0.5}):
         train(
             "lines4x2",
             200,
@@ -140,6 +140,9 @@ def test_bad_settings_are_refused() -> None:
             train("lines4x2", 200, seeds, block=100, **bad)
     with pytest.raises(ValueError, match="tc_alpha"):
         train("lines4x2", 200, seeds, block=100, tc_games=100, tc_alpha=0.0)
+    for lam in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="lambda"):
+            train("lines4x2", 100, seeds, lam=lam)
 
 
 def test_the_training_benchmark_reports_moves_and_games_per_second() -> None:
@@ -157,6 +160,7 @@ def reference_train(
     tc_from: int | None = None,
     tc_alpha: float = 1.0,
     stages: tuple[int, ...] = (),
+    lam: float = 0.0,
 ) -> tuple:
     """The documented algorithm, step by step in Python on the generic evaluator path: each
     game played greedily (evaluator_move), then backwards over its afterstates: the error
@@ -164,7 +168,9 @@ def reference_train(
     each weight stepped in float32 in the order read, the updated value read after all steps.
     Every weight starts at init / (m x 8); games from `tc_from` on learn by TC at tc_alpha.
     With `stages`, before a game's updates every stage it reached that no game reached before
-    gets a copy of the weights of the stage below (weight promotion)."""
+    gets a copy of the weights of the stage below (weight promotion). With lam > 0, the target
+    of each afterstate but the last is the next move's reward + lam x the next afterstate's
+    target + (1 - lam) x its updated value (the lambda-return, computed backwards)."""
     network = ntuple.zero_network(name, stages)
     network.lut[:] = np.float32(init / (8 * len(network.tuples)))
     weights, table = ntuple.prepare(network)
@@ -210,7 +216,7 @@ def reference_train(
             updated = 0.0
             for i in idx:
                 updated += float(lut[i])
-            target = gained + updated
+            target = gained + (lam * target + (1 - lam) * updated) if lam else gained + updated
         records.append((score, max_rank(b), len(path)))
     return lut[: network.lut.size], np.array(records)
 
@@ -229,6 +235,25 @@ def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
     np.testing.assert_array_equal(got.lut, want)  # equal floats, bit for bit
     assert curve.mean_score.iloc[0] == want_records[:, 0].mean()
     assert curve.mean_moves.iloc[0] == want_records[:, 2].mean()
+
+
+@pytest.mark.parametrize(("batch", "coherence"), [(1, False), (5, True)])
+def test_td_lambda_makes_the_documented_updates_to_the_bit(batch: int, coherence: bool) -> None:
+    # lambda 0.5 moves each afterstate towards its lambda-return, serially and in rounds (a
+    # round of one game at a time is the serial algorithm: checked in rounds of 5 on their own)
+    common = {"block": 30, "checkpoint_every": 30, "coherence": coherence, "lam": 0.5}
+    got, curve = train("lines4x2", 30, seeds, batch=batch, **common)
+    if batch == 1:
+        want, records = reference_train("lines4x2", seeds(0, 30), 0.1, coherence, lam=0.5)
+        np.testing.assert_array_equal(got.lut, want)
+        assert curve.mean_score.iloc[0] == records[:, 0].mean()
+    on_two, _ = train("lines4x2", 30, seeds, batch=batch, threads=2, **common)
+    np.testing.assert_array_equal(on_two.lut, got.lut)
+    plain, _ = train("lines4x2", 30, seeds, **(common | {"lam": 0.0}), batch=batch)
+    assert not np.array_equal(got.lut, plain.lut)
+    full, _ = train("lines4x2", 30, seeds, block=30, checkpoint_every=30, lam=1.0)  # MC returns
+    want_full, _ = reference_train("lines4x2", seeds(0, 30), 0.1, False, lam=1.0)
+    np.testing.assert_array_equal(full.lut, want_full)
 
 
 def later(start: int, count: int) -> np.ndarray:
@@ -340,7 +365,15 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
         records = np.zeros((300, 3), dtype=np.int64)
         with thread_count(2):
             kernel(
-                seeds(0, 300), table, 0.1, none, none, records, 16, np.zeros(1, np.int64), *extra
+                seeds(0, 300),
+                table,
+                (0.1, 0.0),
+                none,
+                none,
+                records,
+                16,
+                np.zeros(1, np.int64),
+                *extra,
             )
         want = one.lut if extra == (20,) else serial.lut
         np.testing.assert_array_equal(table.view(np.float32)[: want.size], want)

@@ -250,13 +250,13 @@ def td_curves(seeds: int) -> dict[int, pd.DataFrame]:
 # Reading a rendered figure ----------------------------------------------------------------------
 
 
-def recipe_curves() -> pd.DataFrame:
-    """Three recipes by two programs, two seeds, 100 blocks: rising curves apart by recipe."""
+def recipe_curves(recipes: tuple[str, ...] = ("TD", "OTD", "OTD+TC")) -> pd.DataFrame:
+    """The recipes by two programs, two seeds, 100 blocks: rising curves apart by recipe."""
     rng = np.random.default_rng(8)
     rows = [
         {"program": program, "recipe": recipe, "seed": seed, "games": 1000 * b,
          "mean_score": (k + 1) * 300 * b**0.7 + rng.normal(0, 200)}
-        for k, recipe in enumerate(("TD", "OTD", "OTD+TC"))
+        for k, recipe in enumerate(recipes)
         for program in ("g2048", "TDL2048+")
         for seed in (1, 2)
         for b in range(1, 101)
@@ -278,6 +278,20 @@ def test_td_recipes_draw_a_line_per_recipe_and_program_styled_by_both() -> None:
         .query("recipe == 'OTD' and program == 'g2048' and games == 1000")
         .mean_score.mean()
     )  # the mean over seeds
+
+
+FIVE_RECIPES = ("TD", "OTD", "OTD+TC", "2-stage", "TD(0.5)")
+
+
+def test_more_recipes_than_a_panel_holds_go_to_panels_that_each_show_plain_td() -> None:
+    fig = figures.td_recipes(recipe_curves(FIVE_RECIPES))
+    panels = [series_styles(ax) for ax in fig.axes if ax.get_visible()]
+    assert [sorted(p) for p in panels] == [
+        sorted(f"{r} ({p})" for r in recipes for p in ("g2048", "TDL2048+"))
+        for recipes in (("TD", "OTD", "OTD+TC"), ("TD", "2-stage", "TD(0.5)"))
+    ]
+    assert panels[0]["TD (g2048)"] == panels[1]["TD (g2048)"]  # one style per recipe
+    assert len(fig.legends[0].get_texts()) == 10  # each recipe and program named once
 
 
 @contextmanager
@@ -435,6 +449,7 @@ BUILDERS: dict[str, Callable[[], plt.Figure]] = {
     ),
     "td_learning": lambda: figures.td_learning(td_curves(5)),
     "td_recipes": lambda: figures.td_recipes(recipe_curves()),
+    "td_recipes_panels": lambda: figures.td_recipes(recipe_curves(FIVE_RECIPES)),
     "pareto_fronts": lambda: figures.pareto_fronts(*fronts(5)),
 }
 

@@ -111,6 +111,7 @@ def broken(edit) -> dict:  # noqa: ANN001
          "tune.td.tc_games"),
         (lambda c: c["tune"]["td"].update(tc_games=1000, coherence=True), "tune.td.tc_games"),
         (lambda c: c["tune"]["td"].update(tc_alpha=0), "tune.td.tc_alpha"),
+        (lambda c: c["tune"]["td"].update({"lambda": 1.5}), "tune.td.lambda"),
         (lambda c: c["tune"]["td"].update(lock_free=True, batch=40), "tune.td.lock_free"),
         (lambda c: c["tune"]["td"].update(stages=[16384, 4096]), "tune.td.stages"),
         (lambda c: c["tune"]["td"].update(stages=[3000]), "tune.td.stages[0]"),

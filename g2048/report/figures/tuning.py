@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from math import ceil
 
 import numpy as np
 import pandas as pd
@@ -191,27 +192,49 @@ def td_learning(curves: dict[int, pd.DataFrame]) -> Figure:
 def td_recipes(curves: pd.DataFrame) -> Figure:
     """Learning curves of TD recipes from two programs at equal games (`scripts/td_recipes.py`:
     columns program, recipe, seed, games, mean_score): the mean over seeds per block, a colour
-    per recipe, a marker and line style per program."""
-    fig = new_figure(COLUMN, 2.6)
-    ax = fig.add_subplot()
+    per recipe, a marker and line style per program. More recipes than a panel holds
+    (MAX_SERIES lines) go to side-by-side panels, each with the first recipe (plain TD) as the
+    common reference."""
     recipes = list(dict.fromkeys(curves["recipe"]))
     programs = list(dict.fromkeys(curves["program"]))
-    handles = []
-    for i, recipe in enumerate(recipes):
-        st = series_style(i)
-        for j, program in enumerate(programs):
-            rows = curves[(curves.recipe == recipe) & (curves.program == program)]
-            mean = rows.groupby("games").mean_score.mean()
-            every = max(len(mean) // 6, 1)
-            look = {"marker": MARKERS[j], "linestyle": LINESTYLES[j]}
-            (line,) = ax.plot(
-                mean.index, mean.to_numpy(), **st.line(markevery=(j * every // 2, every), **look)
-            )
-            tag_series(line, f"{recipe} ({program})")
-            handles.append(legend_handle(st, f"{recipe}, {program}", **look))
-    ax.set_xlabel("training games")
-    ax.set_ylabel("mean score per block of 1000")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(thousands))
-    legend_above(fig, handles, ncols=len(programs))
+    groups = recipe_panels(recipes, MAX_SERIES // len(programs))
+    if len(groups) == 1:
+        fig = new_figure(COLUMN, 2.6)
+        axes = [fig.add_subplot()]
+    else:
+        fig, grid = panel_grid(len(groups), 2.4, 0.5, sharey=True)
+        axes = list(grid.flat)
+    handles = {}
+    for ax, group in zip(axes, groups, strict=False):
+        for recipe in group:
+            st = series_style(recipes.index(recipe))
+            for j, program in enumerate(programs):
+                rows = curves[(curves.recipe == recipe) & (curves.program == program)]
+                mean = rows.groupby("games").mean_score.mean()
+                every = max(len(mean) // 6, 1)
+                look = {"marker": MARKERS[j], "linestyle": LINESTYLES[j]}
+                (line,) = ax.plot(
+                    mean.index,
+                    mean.to_numpy(),
+                    **st.line(markevery=(j * every // 2, every), **look),
+                )
+                tag_series(line, f"{recipe} ({program})")
+                label = f"{recipe}, {program}"
+                handles.setdefault(label, legend_handle(st, label, **look))
+        ax.set_xlabel("training games")
+        ax.xaxis.set_major_formatter(FuncFormatter(thousands))
+        ax.yaxis.set_major_formatter(FuncFormatter(thousands))
+    axes[0].set_ylabel("mean score per block of 1000")
+    legend_above(fig, list(handles.values()), ncols=len(programs) * (1 + (len(groups) > 1)))
     return fig
+
+
+def recipe_panels(recipes: list[str], per_panel: int) -> list[list[str]]:
+    """The recipes split evenly over as few panels as hold `per_panel` each, the first recipe
+    (the reference) repeated in every panel after the first."""
+    if len(recipes) <= per_panel:
+        return [recipes]
+    first, rest = recipes[0], recipes[1:]
+    panels = ceil(len(rest) / (per_panel - 1))
+    size = ceil(len(rest) / panels)
+    return [[first, *rest[i : i + size]] for i in range(0, len(rest), size)]

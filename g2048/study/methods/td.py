@@ -1,4 +1,4 @@
-"""TD(0) self-play of an n-tuple network (source 004's next step; Szubert & Jaskowski 2014): the
+"""TD self-play of an n-tuple network (source 004's next step; Szubert & Jaskowski 2014): the
 method configured as `tune.td`, whose one run is named td and whose weight sets are network
 files of the `ntuple` evaluator."""
 
@@ -22,8 +22,8 @@ class TD(Method):
     name = "td"
     label = "TD"
     description = (
-        "Afterstate TD(0) self-play of an n-tuple network (source 004's next step; Szubert & "
-        "Jaskowski 2014), one single-threaded job per seed."
+        "Afterstate TD(0) or TD(lambda) self-play of an n-tuple network (source 004's next "
+        "step; Szubert & Jaskowski 2014), one single-threaded job per seed."
     )
     keys = {
         "network": Key(
@@ -129,6 +129,19 @@ class TD(Method):
             },
             default=[],
         ),
+        "lambda": Key(
+            {
+                "description": (
+                    "TD(lambda): each afterstate learns towards the lambda-return of the moves "
+                    "after it, computed backwards once its game ends (TDL2048+'s -l); 0 = "
+                    "TD(0), 1 = the game's Monte Carlo return."
+                ),
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+            },
+            default=0.0,
+        ),
         "checkpoint_every": Key(
             {
                 "description": (
@@ -224,6 +237,7 @@ class TD(Method):
             tc_alpha=options["tc_alpha"],
             lock_free=options["lock_free"],
             stages=tuple(options["stages"]),
+            lam=options["lambda"],
         )
         data = {
             "run": self.name,
