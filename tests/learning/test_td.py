@@ -237,7 +237,7 @@ def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
     assert curve.mean_moves.iloc[0] == want_records[:, 2].mean()
 
 
-@pytest.mark.parametrize(("batch", "coherence"), [(1, False), (5, True)])
+@pytest.mark.parametrize(("batch", "coherence"), [(1, False), (1, True), (5, True)])
 def test_td_lambda_makes_the_documented_updates_to_the_bit(batch: int, coherence: bool) -> None:
     # lambda 0.5 moves each afterstate towards its lambda-return, serially and in rounds (a
     # round of one game at a time is the serial algorithm: checked in rounds of 5 on their own)
