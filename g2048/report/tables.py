@@ -132,7 +132,7 @@ def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     if "t_pvalue" not in table:
         table["t_pvalue"] = np.nan
     table["holm_pvalue"] = np.nan
-    groups = table.groupby(family).groups.values() if family else [table.index]
+    groups = table.groupby(family).groups.values() if family in table else [table.index]
     for index in groups:
         table.loc[index, "holm_pvalue"] = holm(table.loc[index, "t_pvalue"])
     return table

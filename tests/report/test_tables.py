@@ -138,3 +138,4 @@ def test_learned_table_marks_pairs_with_a_timed_side_and_corrects_them_apart() -
     alone = learned_table([("net", "near"), ("net", "far")], entries)
     assert alone.holm_pvalue.tolist() == pytest.approx(plain.holm_pvalue.tolist(), nan_ok=True)
     assert "timed False: 2, timed True: 1" in holm_note(out, "pairs", by="timed")
+    assert learned_table([], entries).empty  # a study without network rows: an empty table
