@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import cma
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
@@ -78,6 +77,8 @@ def run(
     }
     if population is not None:
         options["popsize"] = population
+    import cma  # here, not at the top: it imports scipy and matplotlib (1.5 s per pipeline job)
+
     es = cma.CMAEvolutionStrategy(mean, sigma, options)
     sign = -1.0 if maximize else 1.0  # cma minimises sign * f
     best_x, best_f = mean, np.nan
