@@ -11,11 +11,14 @@ backward updates.
 
 TDL2048+ (github.com/moporgic/TDL2048) is built separately with its own makefile and run with
 its recipes as its README gives them (`-n 4x6patt=320000/norm`, then `-a 1.0 -i` for the TC
-games; `-n 4x6patt@2 -@ 0,4096`, whose second stage starts from zero where g2048 promotes the
-first stage's weights; `-l 0.5`), with `-tt backward`, the update order of g2048.learning.td
-(TD(lambda) is backward over the whole game in TDL2048+ without `-tt` or `-N`). The two
-programs draw different games, so their curves agree within noise, not to the bit. Runs go
---jobs at a time.
+games; `-n 4x6patt@2 -@ 0,4096 -b 65536`, whose second stage starts from zero where g2048
+promotes the first stage's weights; `-b 65536` turns off the restarts (carousel shaping) that
+its multistage mode makes by default, 20 times the time per game, and `norm=32` splits alpha
+over the 32 weights a value reads, as g2048 does, where its default splits it over both stages'
+64 and so halves the rate; `-l 0.5`), with `-tt
+backward`, the update order of g2048.learning.td (TD(lambda) is backward over the whole game in
+TDL2048+ without `-tt` or `-N`). The two programs draw different games, so their curves agree
+within noise, not to the bit. Runs go --jobs at a time.
 """
 
 from __future__ import annotations
@@ -72,8 +75,9 @@ def tdl_curve(tdl: str, recipe: str, games: int, seed: int) -> list[float]:
                 ["-n", NETWORK, "-t", f"{blocks // 10}x1000", "-a", "1.0", "-i", weights],
             ]
         elif recipe == "2-stage":
-            net = ["-n", f"{NETWORK}@2", "-@", f"0,{STAGE}"]
-            runs = [[*net, "-t", f"{blocks}x1000", "-a", str(ALPHA)]]
+            net = ["-n", f"{NETWORK}@2", "-@", f"0,{STAGE}", "-b", "65536"]  # no restarts
+            rate = ["-a", str(ALPHA), "norm=32"]  # alpha over one stage's 32 weights, not 64
+            runs = [[*net, "-t", f"{blocks}x1000", *rate]]
         elif recipe == "TD(0.5)":  # its backward lambda mode: no -tt below
             runs = [["-n", NETWORK, "-t", f"{blocks}x1000", "-a", str(ALPHA), "-l", str(LAMBDA)]]
         else:
