@@ -10,15 +10,15 @@ backward updates.
 `--recipes` runs some of them, `--merge CSV` adds the curves of an earlier run to the output.
 
 TDL2048+ (github.com/moporgic/TDL2048) is built separately with its own makefile and run with
-its recipes as its README gives them (`-n 4x6patt=320000/norm`, then `-a 1.0 -i` for the TC
-games; `-n 4x6patt@2 -@ 0,4096 -b 65536`, whose second stage starts from zero where g2048
-promotes the first stage's weights; `-b 65536` turns off the restarts (carousel shaping) that
-its multistage mode makes by default, 20 times the time per game, and `norm=32` splits alpha
-over the 32 weights a value reads, as g2048 does, where its default splits it over both stages'
-64 and so halves the rate; `-l 0.5`), with `-tt
-backward`, the update order of g2048.learning.td (TD(lambda) is backward over the whole game in
-TDL2048+ without `-tt` or `-N`). The two programs draw different games, so their curves agree
-within noise, not to the bit. Runs go --jobs at a time.
+its recipes as its README gives them, with `-tt backward`, the update order of
+g2048.learning.td: `-n 4x6patt=320000/norm`, then `-a 1.0 -i` for the TC games; `-l 0.5`
+without `-tt` (TD(lambda) is backward over the whole game in TDL2048+ without `-tt` or `-N`);
+and `-n 4x6patt@2 -@ 0,4096`, whose second stage starts from zero where g2048 promotes the
+first stage's weights, with two of its defaults turned off to make it the same recipe:
+`-b 65536` stops the restarts (carousel shaping) its multistage mode makes, 20 times the time
+per game, and `norm=32` splits alpha over the 32 weights a value reads, as g2048 does, not over both
+stages' 64 (half the rate). The two programs draw different games, so their curves agree within
+noise, not to the bit. Runs go --jobs at a time.
 """
 
 from __future__ import annotations
