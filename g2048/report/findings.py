@@ -26,7 +26,8 @@ def _signed(mean: float, low: float, high: float) -> str:
 
 
 def _p(p: float) -> str:
-    return f"{p:.2g}"
+    """'= 0.011', or '< 1e-300' where the p-value underflowed to 0 in double precision."""
+    return "< 1e-300" if p == 0 else f"= {p:.2g}"
 
 
 def _row_text(row: pd.Series) -> str:
@@ -47,10 +48,12 @@ def search_findings(benchmark: pd.DataFrame) -> list[str]:
     untimed = benchmark[~benchmark.timed.astype(bool)]
     for algorithm, rows in untimed.groupby("algorithm", sort=False):
         best = rows.loc[rows.score_mean.idxmax()]
-        out.append(
-            f"The strongest {algorithm} row of fixed cost: {_row_text(best)} "
-            f"(mean: {T_MEAN}; rate: {WILSON})."
+        which = (
+            f"The only {algorithm} row"
+            if len(rows) == 1
+            else f"The strongest of the {len(rows)} {algorithm} rows"
         )
+        out.append(f"{which} of fixed cost: {_row_text(best)} (mean: {T_MEAN}; rate: {WILSON}).")
     timed = benchmark[benchmark.timed.astype(bool) & (benchmark.budget_ms > 0)]
     ranked = {
         budget: rows.sort_values("score_mean", ascending=False)
@@ -69,7 +72,7 @@ def search_findings(benchmark: pd.DataFrame) -> list[str]:
             if (budget, i) in adjusted:
                 p = adjusted[budget, i]
                 order = "above" if p < ALPHA else "not separated from"
-                part += f", {order} the next (Holm p = {_p(p)})"
+                part += f", {order} the next (Holm p {_p(p)})"
             parts.append(part)
         out.append(
             f"Under a budget of {budget:g} ms per move ({T_MEAN}; Welch's t between rows of "
@@ -108,7 +111,7 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
             verdict = _direction(m.diff_vs_baseline, m.holm_pvalue, "above", "below")
             text += (
                 f"; against `{m.baseline}` {_signed(m.diff_vs_baseline, m.diff_low, m.diff_high)}"
-                f" per seed, {verdict} (one-sample t over seeds, Holm p = {_p(m.holm_pvalue)})"
+                f" per seed, {verdict} (one-sample t over seeds, Holm p {_p(m.holm_pvalue)})"
             )
         out.append(text + ".")
     if len(pairs):
@@ -119,7 +122,7 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
         )
         details = [
             f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)} "
-            f"(Holm p = {_p(r.holm_pvalue)})"
+            f"(Holm p {_p(r.holm_pvalue)})"
             for _, r in differ.iterrows()
         ]
         out.append(text + (": " + "; ".join(details) if details else "") + ".")
@@ -151,10 +154,15 @@ def overfitting_findings(tuning: pd.DataFrame) -> list[str]:
         if 2 * lower > len(changed)
         else "the picks do better on new games than on their training games"
     )
+    picks = (
+        f"{lower} of the {len(rows)} tuned picks"
+        if len(changed) == len(rows)
+        else f"{lower} of the {len(changed)} tuned picks whose value changed ({len(rows)} in all)"
+    )
     return [
-        f"In {lower} of {len(changed)} tuned picks (of {len(rows)}; the others unchanged) the "
-        f"value selection judged by was lower on fresh seeds than on the last training seeds, "
-        f"median change {gap:+.1%}: {reading} (sign test over the picks, p = {_p(p)})."
+        f"In {picks}, the value each was selected by was lower on fresh seeds than on its last "
+        f"training seeds, median change {gap:+.1%}: {reading} (sign test over the picks, "
+        f"p {_p(p)})."
     ]
 
 
@@ -168,7 +176,7 @@ def learned_findings(learned: pd.DataFrame) -> list[str]:
             f"`{r.network}` against `{r.heuristic}` on {r.games} common games: "
             f"{number(r.network_score)} vs {number(r.heuristic_score)}, paired difference "
             f"{_signed(r['diff'], r.diff_low, r.diff_high)}, {verdict} "
-            f"(paired t, Holm p = {_p(r.holm_pvalue)}){timed}."
+            f"(paired t, Holm p {_p(r.holm_pvalue)}){timed}."
         )
     return out
 
@@ -238,8 +246,10 @@ def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
         "# Findings",
         "",
         "Every number below is read from this run's tables (`results/tables/`); each sentence "
-        "names the interval or test behind it. Intervals are 95%; p-values of a table are "
-        f'Holm-corrected over its rows; "no clear difference" means Holm p >= {ALPHA:g}.',
+        "names the interval or test behind it. Intervals are 95% and not adjusted for "
+        "multiplicity; p-values of a table are Holm-corrected over its rows, so an interval "
+        "can exclude 0 where the corrected p-value does not separate the two; "
+        f'"no clear difference" means Holm p >= {ALPHA:g}.',
     ]
     for title, name in SECTIONS:
         if name not in tables:

@@ -40,7 +40,8 @@ BENCHMARK = pd.DataFrame(
 def test_search_findings_name_each_algorithms_strongest_row_and_the_time_used() -> None:
     found = search_findings(BENCHMARK)
     assert len(found) == 4
-    assert found[0].startswith("The strongest expectimax row of fixed cost: `em-d5`")
+    assert found[0].startswith("The strongest of the 2 expectimax rows of fixed cost: `em-d5`")
+    assert found[1].startswith("The only montecarlo row of fixed cost: `mc-100`")
     assert "52,000 [51,500, 52,500] over 100 games at 6 ms per move" in found[0]
     assert "`mc-100`" in found[1] and "em-10ms" not in found[0]  # timed rows apart
     assert found[2].startswith("Under a budget of 1 ms per move")
@@ -102,11 +103,13 @@ def test_method_findings_read_direction_from_the_holm_p_value() -> None:
 def test_overfitting_counts_picks_that_scored_lower_on_fresh_seeds() -> None:
     tuning = pd.DataFrame({"train": [100.0, 200.0, 300.0], "fresh": [90.0, 210.0, 240.0]})
     (found,) = overfitting_findings(tuning)
-    assert found.startswith("In 2 of 3 tuned picks (of 3;") and "median change -10.0%" in found
+    assert found.startswith("In 2 of the 3 tuned picks, the value each was selected by was lower")
+    assert "median change -10.0%" in found
     assert "no consistent gap (sign test over the picks, p = 1)" in found
     lower = pd.DataFrame({"train": [100.0] * 8, "fresh": [90.0] * 7 + [100.0]})
     (found,) = overfitting_findings(lower)
-    assert "In 7 of 7 tuned picks (of 8;" in found and "p = 0.016" in found
+    assert "In 7 of the 7 tuned picks whose value changed (8 in all)," in found
+    assert "p = 0.016" in found
     assert "the training value overstates what a pick does on new games" in found
     assert overfitting_findings(pd.DataFrame({"train": [1.0]})) == []
 
@@ -121,6 +124,8 @@ def test_learned_and_transfer_findings_follow_their_tables() -> None:
     assert "+26,000 [+25,000, +27,000], the network higher" in found
     (lower,) = learned_findings(learned.assign(diff=-26000.0))
     assert "the network lower" in lower
+    (underflow,) = learned_findings(learned.assign(holm_pvalue=0.0))  # never printed as "p = 0"
+    assert "(paired t, Holm p < 1e-300)." in underflow
     transfer = pd.DataFrame(
         [{"name": n, "depth": 2, "score_mean": m, "score_low": m - 100, "score_high": m + 100}
          for n, m in (("a", 1000.0), ("b", 1150.0), ("c", 1500.0))]
@@ -150,5 +155,6 @@ def test_the_page_has_a_section_per_table_it_was_given() -> None:
     tables = {"benchmark": BENCHMARK, "methods": METHODS, "method_pairs": PAIRS}
     page = findings_page(tables, "made by")
     assert page.startswith("# Findings")
+    assert "not adjusted for multiplicity" in page  # the intervals beside Holm p-values
     assert "## Search: strength for its cost" in page and "## Tuning methods" in page
     assert "## Depth transfer" not in page and page.endswith("made by\n")
