@@ -585,7 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lock-free",
         action="store_true",
         help="play and learn games on --threads threads at once, sharing the weights without "
-        "locks (TDL2048+'s way): faster, but not reproducible to the bit",
+        "locks (TDL2048+'s way): no serial phase, but not reproducible to the bit",
     )
     train.add_argument(
         "--stages",

@@ -38,12 +38,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 from numba import njit, prange
 
 from g2048.engine.bitboard import OVERFLOW, max_rank, shift_scored, spawn_tile, start_board
+from g2048.engine.lockfree import fetch_add
 from g2048.engine.parallel import check_threads, thread_count
 from g2048.engine.rng import seed_state
 from g2048.evaluators.ntuple import (
@@ -264,10 +264,12 @@ def _train_kernels(
             _learn_game(seeds[g], net, lut, moves, path, rewards, rate, tc, promoted, records[g])
 
     @njit(cache=True, parallel=True)
-    def train_rounds(seeds, table, rate, tc_e, tc_a, records, capacity, promoted, batch) -> None:  # noqa: ANN001
-        """train_games in rounds of `batch` games: a round's games are played in parallel
-        (prange) with the weights as they stood at its start, then their updates are made in
+    def train_rounds(seeds, table, rate, tc_e, tc_a, records, capacity, promoted, plan) -> None:  # noqa: ANN001
+        """train_games in rounds of `batch` games, plan = (batch, threads): a round's games are
+        played on `threads` threads, each taking the next game left (they differ in length),
+        with the weights as they stood at the round's start, then their updates are made in
         game order (each game's promotion first); the same result on any number of threads."""
+        batch, threads = plan
         lut = table.view(np.float32)
         tc = (tc_e, tc_a, coherent)
         cap = capacity  # moves recorded per game
@@ -275,18 +277,24 @@ def _train_kernels(
         rewards = np.empty((batch, cap), dtype=np.int64)
         played = np.zeros((batch, 3), dtype=np.int64)
         finals = np.zeros(batch, dtype=np.uint64)
+        taken = np.zeros(1, dtype=np.int64)  # the round's games taken (`fetch_add`)
         for start in range(0, seeds.size, batch):
             m = min(batch, seeds.size - start)
             while True:
-                for j in prange(m):
-                    moves = np.empty(4 * size, dtype=index)
-                    n, score, b = _play(
-                        seeds[start + j], shape, staging, lut, moves, path[j], rewards[j]
-                    )
-                    played[j, MOVES] = n
-                    played[j, SCORE] = score
-                    played[j, MAX_RANK] = max_rank(b)
-                    finals[j] = b
+                taken[0] = 0
+                for _ in prange(threads):  # each thread plays the next game left
+                    while True:
+                        j = fetch_add(taken, 1)
+                        if j >= m:
+                            break
+                        moves = np.empty(4 * size, dtype=index)
+                        n, score, b = _play(
+                            seeds[start + j], shape, staging, lut, moves, path[j], rewards[j]
+                        )
+                        played[j, MOVES] = n
+                        played[j, SCORE] = score
+                        played[j, MAX_RANK] = max_rank(b)
+                        finals[j] = b
                 longest = played[:m, MOVES].max()
                 if longest <= cap:
                     break
@@ -460,8 +468,8 @@ def train(
     is the serial algorithm (threads then do not apply).
 
     lock_free plays and learns a block's games on `threads` threads at once, sharing the
-    weights without locks (TDL2048+'s way, with batch 1): faster, but not reproducible to the
-    bit, since which update lands first depends on the threads' timing.
+    weights without locks (TDL2048+'s way, with batch 1): no serial phase, but not
+    reproducible to the bit, since which update lands first depends on the threads' timing.
 
     tc_games > 0 learns the last `tc_games` games by TC at `tc_alpha` (with `coherence` off
     before them): TDL2048+'s OTD+TC schedule, optimistic TD then TC (Guei et al. 2021).
@@ -532,9 +540,9 @@ def train(
                 lockfree(seeds, *state)
         elif batch == 1:
             serial(seeds, *state)
-        else:  # a round's games handed out one at a time: they differ in length
-            with thread_count(threads), numba.parallel_chunksize(1):
-                rounds(seeds, *state, batch)
+        else:
+            with thread_count(threads):
+                rounds(seeds, *state, (batch, threads))
 
     # compile (or load from the cache) now, not inside the first block's time
     for tc, used in ((False, tc_from > 0), (True, tc_from < games)):

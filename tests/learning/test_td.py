@@ -359,7 +359,7 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
     # (16 moves here) are played again into bigger ones, to the same result
     (train_games, rounds, _), _, _ = kernels("lines4x2")
     none = np.zeros(0, dtype=np.float32)
-    for kernel, extra in ((train_games, ()), (rounds, (1,)), (rounds, (20,))):
+    for kernel, extra in ((train_games, ()), (rounds, ((1, 2),)), (rounds, ((20, 2),))):
         _, table = ntuple.prepare(ntuple.zero_network("lines4x2"))
         records = np.zeros((300, 3), dtype=np.int64)
         with thread_count(2):
@@ -374,7 +374,7 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
                 np.zeros(1, np.int64),
                 *extra,
             )
-        want = one.lut if extra == (20,) else serial.lut
+        want = one.lut if extra == ((20, 2),) else serial.lut
         np.testing.assert_array_equal(table.view(np.float32)[: want.size], want)
 
 

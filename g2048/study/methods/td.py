@@ -69,9 +69,9 @@ class TD(Method):
             {
                 "description": (
                     "Play and learn games on all the job's threads at once, sharing the weights "
-                    "without locks (TDL2048+'s way; batch 1): faster, but the network depends "
-                    "on the threads' timing, so a rerun does not reproduce it to the bit (the "
-                    "result records reproducible: false)."
+                    "without locks (TDL2048+'s way; batch 1): no serial phase, but the network "
+                    "depends on the threads' timing, so a rerun does not reproduce it to the bit "
+                    "(the result records reproducible: false)."
                 ),
                 "type": "boolean",
             },
