@@ -18,13 +18,34 @@ from g2048.agents.settings import check_settings, object_schema, setting
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
 from g2048.engine.rng import next_u64
 
-# The kind of an agent is its index here, the one table of kinds (numba reads the constants
-# below as compile-time constants).
-AGENTS = ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
-RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = (
-    AGENTS.index(name)
-    for name in ("random", "greedy", "expectimax", "montecarlo", "hybrid", "switching")
-)
+
+@dataclass(frozen=True)
+class Traits:
+    """What an agent does, which settles which settings apply to it: it searches a tree
+    (depth, cutoff, table_bits, budgets, parallel), values boards by rollouts (rollouts,
+    rollout_policy, step_cap, budgets, parallel), prunes with a bound of its evaluator's values
+    (star), takes `weight_rows` weight vectors, and plays a fixed depth (greedy's 1) or its
+    `depth` setting (None)."""
+
+    searches: bool = False
+    rolls_out: bool = False
+    prunes: bool = False
+    weight_rows: int = 1
+    fixed_depth: int | None = None
+
+
+# The one table of agents: an agent's kind is its index here (numba reads the constants below
+# as compile-time constants), its traits the value.
+TRAITS = {
+    "random": Traits(),
+    "greedy": Traits(fixed_depth=1),
+    "expectimax": Traits(searches=True, prunes=True),
+    "montecarlo": Traits(rolls_out=True),
+    "hybrid": Traits(searches=True, rolls_out=True),
+    "switching": Traits(searches=True, prunes=True, weight_rows=3),
+}
+AGENTS = tuple(TRAITS)
+RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(len(AGENTS))
 # Indices into the parameter vector.
 (
     DEPTH,
@@ -178,11 +199,11 @@ class AgentConfig:
             raise ValueError(
                 "depth 'auto' is a fixed depth rule; with a budget, depth is the deepest iteration"
             )
-        if self.budgeted and self.name in ("random", "greedy"):
+        if self.budgeted and not self.deliberates:
             raise ValueError(f"agent {self.name!r} does not search: a budget does not apply")
-        if self.parallel and self.name in ("random", "greedy"):
+        if self.parallel and not self.deliberates:
             raise ValueError(f"agent {self.name!r} does not search: parallel does not apply")
-        if self.star and self.name not in ("expectimax", "switching"):
+        if self.star and not self.traits.prunes:
             raise ValueError(
                 f"star prunes with a bound of the evaluator's values: agent {self.name!r} "
                 "has no such leaves"
@@ -209,20 +230,30 @@ class AgentConfig:
         return AGENTS.index(self.name)
 
     @property
+    def traits(self) -> Traits:
+        return TRAITS[self.name]
+
+    @property
     def weight_rows(self) -> int:
         """How many weight vectors the agent takes."""
-        return 3 if self.name == "switching" else 1
+        return self.traits.weight_rows
 
     @property
     def searches(self) -> bool:
         """True for the agents that search a tree (depth, cutoff and table_bits apply)."""
-        return self.name in ("expectimax", "hybrid", "switching")
+        return self.traits.searches
 
     @property
     def rolls_out(self) -> bool:
         """True for the agents that value boards by rollouts (rollouts, rollout_policy and
         step_cap apply)."""
-        return self.name in ("montecarlo", "hybrid")
+        return self.traits.rolls_out
+
+    @property
+    def deliberates(self) -> bool:
+        """True for the agents that spend work on a move (a tree or rollouts): budgets and
+        parallel search apply."""
+        return self.searches or self.rolls_out
 
     def params(self, threads: int = 1, upper: float = np.inf) -> np.ndarray:
         """The parameter vector numba reads (indices DEPTH, CUTOFF, ...); a parallel agent
@@ -230,7 +261,8 @@ class AgentConfig:
         also keeps callers that run games concurrently from launching parallel loops at once);
         a star agent prunes with `upper`, a bound of its evaluator's values (UPPER: inf =
         none; see g2048.play.agent_params)."""
-        depth = 1 if self.name == "greedy" else 0 if self.depth == AUTO else self.depth
+        fixed = self.traits.fixed_depth
+        depth = fixed if fixed is not None else 0 if self.depth == AUTO else self.depth
         return np.array(
             [
                 depth,

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from g2048.agents import AUTO, AgentConfig
+from g2048.agents import AUTO, MONTECARLO, AgentConfig
+from g2048.agents.rollout import POLICIES, RANDOM_POLICY
 from g2048.report.stats import THRESHOLDS, holm, paired_difference, summarize
 from g2048.study.methods import get_method
 from g2048.study.naming import OBJECTIVE_NAMES
@@ -47,9 +48,9 @@ def describe_agent(agent: dict) -> str:
         if a.cutoff:
             parts.append(f"cutoff {a.cutoff:g}")
     if a.rolls_out:
-        if not (a.budgeted and a.name == "montecarlo"):
+        if not (a.budgeted and a.kind == MONTECARLO):  # its rollouts are what the budget sets
             parts.append(f"{a.rollouts} rollouts")
-        if a.rollout_policy != "random":
+        if a.rollout_policy != POLICIES[RANDOM_POLICY]:
             parts.append(a.rollout_policy)
         if a.step_cap:
             parts.append(f"cap {a.step_cap}")
@@ -226,13 +227,17 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
     return with_holm(rows, family="timed")
 
 
-def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
+def tuning_table(
+    runs: list[dict], wall_seconds: list[float], cpu_seconds: list[float] | None = None
+) -> pd.DataFrame:
     """One row per tuning run and seed: the selected weights, NSGA-II's objectives of them, the
     value selection judged them by (`judged_by`: NSGA-II's score, or the fitness of CEM and
     CMA-ES) on the last training seeds and on fresh seeds where the run re-evaluated (the gap is
-    the overfitting), their validation score, and the run's cost in games and wall time."""
+    the overfitting), their validation score, and the run's cost: games played in training, in
+    selection (the re-evaluation) and in all, wall time and CPU time."""
     rows = []
-    for run, seconds in zip(runs, wall_seconds, strict=True):
+    cpu_seconds = cpu_seconds if cpu_seconds is not None else [np.nan] * len(runs)
+    for run, seconds, cpu in zip(runs, wall_seconds, cpu_seconds, strict=True):
         row = {"run": run["run"], "method": run["method"], "seed": run["seed"]}
         row["evaluator"] = run["evaluator"]
         weights = run["weights"]  # numbers, or the file of a td run's network
@@ -248,9 +253,10 @@ def tuning_table(runs: list[dict], wall_seconds: list[float]) -> pd.DataFrame:
             row["fresh"] = method.headline(run["fresh"])
         if "validation_mean_score" in run:
             row["validation_mean_score"] = run["validation_mean_score"]
-        if "games_played" in run:
-            row["games_played"] = run["games_played"]
-        rows.append(row | {"wall_seconds": seconds})
+        for games in ("train_games", "selection_games", "games_played"):
+            if games in run:
+                row[games] = run[games]
+        rows.append(row | {"wall_seconds": seconds, "cpu_seconds": cpu})
     return pd.DataFrame(rows)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from g2048.agents import AgentConfig, agent_schema
+from g2048.agents import EXPECTIMAX, AgentConfig, agent_schema
 from g2048.evaluators import check_bounded, check_downgrade, check_weights
 from g2048.evaluators.ntuple import check_stages
 from g2048.study.methods import (
@@ -297,6 +297,27 @@ def _check_run(key: str, run: dict) -> None:
         _check_bounded(f"{key}.agent.star", run["evaluator"])
 
 
+def _check_budgets(runs: list[dict]) -> None:
+    """Runs that tune the same evaluator are compared with one another (the method pairs), so
+    they get equal budgets: the same training games and, where both are known before the runs
+    run, the same selection games."""
+    first: dict[str, dict] = {}
+    for i, run in enumerate(runs):
+        base = first.setdefault(run["evaluator"], run)
+        if base is run:
+            continue
+        for kind in ("training", "selection"):
+            a, b = (getattr(get_method(r["method"]), f"{kind}_games")(r) for r in (base, run))
+            if a is not None and b is not None and a != b:
+                _fail(
+                    f"tune.runs[{i}]",
+                    f"runs {base['name']} and {run['name']} both tune {run['evaluator']}, so the "
+                    f"study compares them, but their {kind} budgets differ: {a} games against "
+                    f"{b} (training: candidates x steps x games; selection: re-evaluated "
+                    "candidates x (games + reevaluate))",
+                )
+
+
 def _check_bounded(key: str, evaluator: str) -> None:
     try:
         check_bounded(evaluator)
@@ -332,6 +353,7 @@ def _check_semantics(config: dict) -> None:
         if runs.index(run["name"]) != i:
             _fail(f"tune.runs[{i}].name", f"duplicate name {run['name']!r}")
         _check_run(f"tune.runs[{i}]", run)
+    _check_budgets(config["tune"]["runs"])
     names = [b["name"] for b in config["validate"]["baselines"]]
     for i, name in enumerate(names):
         if names.index(name) != i:
@@ -447,7 +469,7 @@ def switching_pairs(config: dict) -> list[tuple[str, str]]:
                 and not twin_spec.switching
                 and twin_spec.run == spec.run
                 and twin["evaluator"] == e["evaluator"]
-                and agent.name == "expectimax"
+                and agent.kind == EXPECTIMAX
                 and agent.depth == depth
             ):
                 pairs.append((e["name"], twin["name"]))

@@ -106,7 +106,7 @@ def tuning_purpose(run: str, seed: int, step: str = "") -> str:
 
 
 # The columns of result files that depend on the machine's speed (see g2048.study.results).
-TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "moves_per_s")
+TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "cpu_seconds", "moves_per_s")
 
 VALIDATE_PURPOSE = "validate"
 BENCHMARK_PURPOSE = "benchmark"

@@ -144,6 +144,14 @@ class GameObjective:
         fresh = self.measure(self.play(W, self.fresh_seeds_of(games)))
         return Reevaluation(W, train, fresh, games)
 
+    def advance(self, n: int) -> np.ndarray:
+        """The seeds of the next call, on n candidates, with the call and its games counted:
+        how `play` starts, and how a resumed run moves past a replayed step without playing."""
+        seeds = self.seeds(self.calls)
+        self.calls += 1
+        self.games_played += n * len(seeds)
+        return seeds
+
     def play(self, W: np.ndarray, seeds: np.ndarray | None = None) -> list[pd.DataFrame]:
         """The games of each weight row (one `play_games` frame per row) on `seeds`, or on the
         next call's seeds (advancing the counter).
@@ -158,9 +166,9 @@ class GameObjective:
                 f"X must have shape (n, {d}) for {self.evaluator.name!r}, got {W.shape}"
             )
         if seeds is None:
-            seeds = self.seeds(self.calls)
-            self.calls += 1
-        self.games_played += len(W) * len(seeds)
+            seeds = self.advance(len(W))
+        else:
+            self.games_played += len(W) * len(seeds)
 
         def play_row(w: np.ndarray) -> pd.DataFrame:
             return play_games(self.agent, seeds, self.evaluator.name, w, max_moves=self.max_moves)

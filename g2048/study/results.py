@@ -284,9 +284,14 @@ def read_tune(path: str | Path, record: dict | None = None, seed: int | None = N
         _check_provenance(path, data, record, seed, ("study_seed", "settings"))
     elif not _is_int(data["seed"]):
         raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
-    if "games_played" in data and not (_is_int(data["games_played"]) and data["games_played"] >= 0):
+    for key in ("games_played", "train_games", "selection_games"):
+        if key in data and not (_is_int(data[key]) and data[key] >= 0):
+            raise ResultFileError(path, f"records {key} {shown(data[key])}, not a count")
+    if {"train_games", "selection_games"} <= data.keys() and data.get("games_played") != (
+        data["train_games"] + data["selection_games"]
+    ):
         raise ResultFileError(
-            path, f"records games_played {shown(data['games_played'])}, not a count"
+            path, "records games_played other than its train_games and selection_games summed"
         )
     if method.trains_network:
         expected = network_file(data["run"], data["seed"])

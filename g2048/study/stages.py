@@ -24,15 +24,22 @@ from g2048.study.results import read_games, read_network, read_selection, read_t
 
 
 def tune(
-    run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
+    run: str,
+    settings: dict,
+    seed: int,
+    study_seed: int,
+    threads: int,
+    log: Log,
+    checkpoint: str | None = None,
 ) -> tuple[dict, pd.DataFrame]:
     """One weight-tuning run (`settings`: an entry of the config's `tune.runs`, named `run`)
     with optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
-    for JSON, per-step history), by the run's method."""
+    for JSON, per-step history), by the run's method; with `checkpoint`, resumable from there
+    (`WeightMethod.tune`)."""
     method = get_method(settings["method"])
     if not isinstance(method, WeightMethod):
         raise ValueError(f"method {method.name!r} does not tune weights in tune.runs")
-    return method.tune(run, settings, seed, study_seed, threads, log)
+    return method.tune(run, settings, seed, study_seed, threads, log, checkpoint)
 
 
 def train(

@@ -1,20 +1,22 @@
-"""Generic black-box optimisers (NSGA-II, the cross-entropy method, CMA-ES); they know nothing
-about 2048."""
+"""Generic black-box optimisers (NSGA-II, the cross-entropy method, CMA-ES) as ask-and-tell
+tuners run by one loop (`g2048.tuning.loop`); they know nothing about 2048."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 
-def checked_scores(evaluate: Callable[[np.ndarray], ArrayLike], X: np.ndarray) -> np.ndarray:
-    """``evaluate`` called on a copy of the (n, d) candidates X: its (n,) scores, checked to be
-    of that shape and finite (the single-objective tuners' contract)."""
-    f = np.array(evaluate(X.copy()), dtype=float)
-    if f.shape != (len(X),):
-        raise ValueError(f"evaluate must return shape ({len(X)},), got {f.shape}")
+def checked_values(f: ArrayLike, n: int, n_obj: int | None = None) -> np.ndarray:
+    """The values of n candidates as floats, checked to be finite and shaped (n,) (one
+    objective, `n_obj` None) or (n, n_obj) (n_obj 0: any number of objectives)."""
+    f = np.array(f, dtype=float)
+    if n_obj is None and f.shape != (n,):
+        raise ValueError(f"evaluate must return shape ({n},), got {f.shape}")
+    if n_obj is not None and (f.ndim != 2 or len(f) != n or f.shape[1] == 0):
+        raise ValueError(f"evaluate must return shape ({n}, n_obj), got {f.shape}")
+    if n_obj and f.shape[1] != n_obj:
+        raise ValueError(f"evaluate returned {f.shape[1]} objectives, earlier {n_obj}")
     if not np.all(np.isfinite(f)):
         raise ValueError("evaluate returned non-finite values")
     return f
@@ -33,3 +35,23 @@ def check_bounds(
     if bounds[0] is not None and bounds[1] is not None and not np.all(bounds[0] < bounds[1]):
         raise ValueError("lower must be strictly less than upper in every coordinate")
     return bounds[0], bounds[1]
+
+
+class BestSoFar:
+    """What the single-objective tuners (CEM, CMA-ES) share: the sense of their one objective
+    and the best candidate ever told, with its value (NaN before the first step)."""
+
+    step_name = "iteration"
+
+    def __init__(self, start: np.ndarray, maximize: bool) -> None:
+        self.sign = -1.0 if maximize else 1.0  # internally minimise sign * f
+        self.best_x, self.best_f = start, np.nan
+
+    def ranked(self, X: np.ndarray, f: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """The checked values of candidates X and their order, best first; the best so far
+        updated with them."""
+        f = checked_values(f, len(X))
+        order = np.argsort(self.sign * f, kind="stable")
+        if not self.sign * f[order[0]] >= self.sign * self.best_f:  # also true while NaN
+            self.best_x, self.best_f = X[order[0]], float(f[order[0]])
+        return f, order

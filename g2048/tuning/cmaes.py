@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from g2048.tuning import check_bounds, checked_scores
+from g2048.tuning import BestSoFar, check_bounds
+from g2048.tuning.loop import run_tuner
 
 
 @dataclass(frozen=True)
@@ -39,81 +41,86 @@ class CMAResult:
     elite: np.ndarray  # the last iteration's best mu candidates (cma's parents), best first
 
 
+class CMAES(BestSoFar):
+    """CMA-ES as an ask-and-tell tuner around cma's own (see `run` for its settings)."""
+
+    def __init__(
+        self,
+        mean: ArrayLike,
+        sigma: float,
+        *,
+        population: int | None = None,
+        seed: int,
+        maximize: bool = True,
+        lower: ArrayLike | None = None,
+        upper: ArrayLike | None = None,
+    ) -> None:
+        mean = np.array(mean, dtype=float)
+        if mean.ndim != 1 or mean.size < 2:
+            raise ValueError(
+                f"mean must be 1-D with at least 2 coordinates, got shape {mean.shape}"
+            )
+        if not sigma > 0:
+            raise ValueError(f"sigma must be > 0, got {sigma}")
+        if population is not None and population < 2:
+            raise ValueError(f"population must be >= 2, got {population}")
+        super().__init__(mean, maximize)
+        bounds = check_bounds(lower, upper, mean)
+        rng = np.random.default_rng(seed)
+        options = {
+            "seed": np.nan,  # cma must not seed numpy's global generator: samples come from rng
+            "randn": lambda lam, n: rng.standard_normal((lam, n)),
+            "bounds": [None if b is None else list(b) for b in bounds],
+            "verbose": -9,
+            "verb_log": 0,
+            "verb_disp": 0,
+        }
+        if population is not None:
+            options["popsize"] = population
+        import cma  # here, not at the top: it imports scipy and matplotlib (1.5 s a job)
+
+        self.es = cma.CMAEvolutionStrategy(mean, sigma, options)
+        self.elite = np.empty((0, mean.size))
+
+    def ask(self) -> np.ndarray:
+        return np.array(self.es.ask(), dtype=float)
+
+    def tell(self, X: np.ndarray, f: ArrayLike) -> dict[str, float]:
+        f, order = self.ranked(X, f)
+        self.es.tell(list(X), list(self.sign * f))
+        self.elite = X[order[: self.es.sp.weights.mu]]
+        return {
+            "best_f": float(f[order[0]]),
+            "mean_f": float(f.mean()),
+            "sigma": float(self.es.sigma),
+            **{f"mean_{k}": v for k, v in enumerate(self.es.result.xfavorite)},
+        }
+
+    def result(self, history: pd.DataFrame) -> CMAResult:
+        return CMAResult(
+            mean=np.array(self.es.result.xfavorite, dtype=float),
+            sigma=float(self.es.sigma),
+            best_x=np.array(self.best_x, dtype=float),
+            best_f=self.best_f,
+            history=history,
+            elite=self.elite.copy(),
+        )
+
+
 def run(
     evaluate: Callable[[np.ndarray], ArrayLike],
     mean: ArrayLike,
     sigma: float,
     *,
-    population: int | None = None,
     iterations: int,
-    seed: int,
-    maximize: bool = True,
-    lower: ArrayLike | None = None,
-    upper: ArrayLike | None = None,
-    callback: Callable[[int, CMAResult], None] | None = None,
+    **settings: Any,
 ) -> CMAResult:
-    """Run CMA-ES from `mean` with step size `sigma`; ``evaluate`` maps (n, d) candidates to (n,)
-    scores. population: candidates per iteration (None: cma's default, 4 + 3 ln d). Candidates
-    stay within [lower, upper] where given (cma's boundary transformation). ``callback(i,
-    result_so_far)`` is called after iteration i = 0, ..., iterations - 1."""
-    mean = np.array(mean, dtype=float)
-    if mean.ndim != 1 or mean.size < 2:
-        raise ValueError(f"mean must be 1-D with at least 2 coordinates, got shape {mean.shape}")
-    if not sigma > 0:
-        raise ValueError(f"sigma must be > 0, got {sigma}")
-    if population is not None and population < 2:
-        raise ValueError(f"population must be >= 2, got {population}")
+    """Run CMA-ES (`CMAES`) from `mean` with step size `sigma` for `iterations` iterations in
+    the shared loop; ``evaluate`` maps (n, d) candidates to (n,) scores.
+
+    Settings: CMA-ES's (population: candidates per iteration, None for cma's default 4 + 3 ln
+    d; seed; maximize (True); lower and upper, within which cma's boundary transformation keeps
+    the candidates) and the loop's (callback, checkpoint, key, resumed: see `loop.optimise`)."""
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
-    bounds = check_bounds(lower, upper, mean)
-    rng = np.random.default_rng(seed)
-    options = {
-        "seed": np.nan,  # cma must not seed numpy's global generator: samples come from rng
-        "randn": lambda lam, n: rng.standard_normal((lam, n)),
-        "bounds": [None if b is None else list(b) for b in bounds],
-        "verbose": -9,
-        "verb_log": 0,
-        "verb_disp": 0,
-    }
-    if population is not None:
-        options["popsize"] = population
-    import cma  # here, not at the top: it imports scipy and matplotlib (1.5 s per pipeline job)
-
-    es = cma.CMAEvolutionStrategy(mean, sigma, options)
-    sign = -1.0 if maximize else 1.0  # cma minimises sign * f
-    best_x, best_f = mean, np.nan
-    elite = np.empty((0, mean.size))
-    rows: list[dict[str, float]] = []
-
-    def result() -> CMAResult:
-        return CMAResult(
-            mean=np.array(es.result.xfavorite, dtype=float),
-            sigma=float(es.sigma),
-            best_x=np.array(best_x, dtype=float),
-            best_f=best_f,
-            history=pd.DataFrame(rows),
-            elite=elite.copy(),
-        )
-
-    for iteration in range(iterations):
-        X = np.array(es.ask(), dtype=float)
-        f = checked_scores(evaluate, X)
-        es.tell(list(X), list(sign * f))
-        order = np.argsort(sign * f, kind="stable")
-        elite = X[order[: es.sp.weights.mu]]
-        top = int(order[0])
-        if not sign * f[top] >= sign * best_f:  # also true while best_f is NaN
-            best_x, best_f = X[top], float(f[top])
-        rows.append(
-            {
-                "iteration": iteration,
-                "evaluations": len(X) * (iteration + 1),
-                "best_f": float(f[top]),
-                "mean_f": float(f.mean()),
-                "sigma": float(es.sigma),
-                **{f"mean_{k}": v for k, v in enumerate(es.result.xfavorite)},
-            }
-        )
-        if callback is not None:
-            callback(iteration, result())
-    return result()
+    return run_tuner(CMAES, evaluate, iterations, {"mean": mean, "sigma": sigma, **settings})

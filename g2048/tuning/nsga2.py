@@ -23,11 +23,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import moocore
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+
+from g2048.tuning import checked_values
+from g2048.tuning.loop import run_tuner
 
 # Deb's code copies a variable unchanged by SBX when the parents differ by less than this.
 SBX_EPS = 1e-14
@@ -234,131 +238,145 @@ def polynomial_mutation(
     return np.where(mutate, np.clip(X + deltaq * span, lower, upper), X)
 
 
+class NSGA2:
+    """NSGA-II as an ask-and-tell tuner (see `run` for its settings): the first step asks for
+    the initial population, each later one for a generation's children."""
+
+    step_name = "generation"
+
+    def __init__(
+        self,
+        lower: ArrayLike,
+        upper: ArrayLike,
+        *,
+        pop_size: int,
+        seed: int,
+        maximize: bool | Sequence[bool] = False,
+        crossover_eta: float = 15.0,
+        mutation_eta: float = 20.0,
+        crossover_prob: float = 0.9,
+        mutation_prob: float | None = None,
+        ref_point: ArrayLike | None = None,
+        initial: ArrayLike | None = None,
+    ) -> None:
+        lower = np.asarray(lower, dtype=float)
+        upper = np.asarray(upper, dtype=float)
+        if lower.ndim != 1 or lower.shape != upper.shape or lower.size == 0:
+            raise ValueError("lower and upper must be 1-D arrays of the same non-zero length")
+        if not np.all(lower < upper):
+            raise ValueError("lower must be strictly less than upper in every coordinate")
+        if pop_size < 4 or pop_size % 2:
+            raise ValueError(f"pop_size must be even and >= 4, got {pop_size}")
+        if crossover_eta < 0 or mutation_eta < 0:
+            raise ValueError("crossover_eta and mutation_eta must be >= 0")
+        d = lower.size
+        mutation_prob = 1.0 / d if mutation_prob is None else mutation_prob
+        for name, prob in (("crossover_prob", crossover_prob), ("mutation_prob", mutation_prob)):
+            if not 0.0 <= prob <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {prob}")
+        if initial is not None:
+            initial = np.array(initial, dtype=float)
+            if initial.shape != (pop_size, d):
+                raise ValueError(f"initial must have shape {(pop_size, d)}, got {initial.shape}")
+            if not np.array_equal(np.clip(initial, lower, upper), initial):
+                raise ValueError("initial population must lie within [lower, upper]")
+        self.lower, self.upper, self.pop_size, self.initial = lower, upper, pop_size, initial
+        self.maximize, self.ref_point = maximize, ref_point
+        self.crossover = {"eta": crossover_eta, "prob": crossover_prob}
+        self.mutation = {"eta": mutation_eta, "prob": mutation_prob}
+        self.rng = np.random.default_rng(seed)
+        self.X = self.F = self.sign = self.ref = None
+        self.rank = self.crowding = None
+        self.fronts: list[np.ndarray] = []
+
+    def ask(self) -> np.ndarray:
+        if self.X is None:
+            if self.initial is not None:
+                return self.initial.copy()
+            span = self.upper - self.lower
+            return self.lower + self.rng.random((self.pop_size, self.lower.size)) * span
+        winners = binary_tournament(self.rank, self.crowding, self.pop_size, self.rng)
+        child1, child2 = sbx_crossover(
+            self.X[winners[0::2]],
+            self.X[winners[1::2]],
+            self.lower,
+            self.upper,
+            rng=self.rng,
+            **self.crossover,
+        )
+        return polynomial_mutation(
+            np.concatenate([child1, child2]), self.lower, self.upper, rng=self.rng, **self.mutation
+        )
+
+    def tell(self, X: np.ndarray, f: ArrayLike) -> dict[str, float]:
+        if self.X is None:
+            F = checked_values(f, len(X), 0)
+            self._first(F)
+            F = F * self.sign
+        else:
+            F = checked_values(f, len(X), len(self.sign)) * self.sign
+            X, F = np.concatenate([self.X, X]), np.concatenate([self.F, F])
+        keep, self.rank, self.crowding = survival(F, self.pop_size)
+        self.X, self.F = X[keep], F[keep]
+        front = self.F[self.rank == 0]
+        self.fronts.append(front * self.sign)
+        return {
+            "front_size": len(front),
+            "hypervolume": moocore.hypervolume(front, ref=self.ref),
+            **{f"best_{j}": v for j, v in enumerate(self.F.min(axis=0) * self.sign)},
+        }
+
+    def _first(self, F_user: np.ndarray) -> None:
+        """The objectives' senses and the hypervolume reference point, from the initial values."""
+        n_obj = F_user.shape[1]
+        self.sign = _objective_signs(self.maximize, n_obj)
+        F = F_user * self.sign
+        if self.ref_point is None:
+            worst, span = F.max(axis=0), np.ptp(F, axis=0)
+            span = np.where(span > 0, span, np.maximum(np.abs(worst), 1.0))
+            self.ref = worst + 0.1 * span
+        else:
+            self.ref = np.asarray(self.ref_point, dtype=float) * self.sign
+            if self.ref.shape != (n_obj,):
+                raise ValueError(f"ref_point must have {n_obj} entries, got shape {self.ref.shape}")
+
+    def result(self, history: pd.DataFrame) -> NSGA2Result:
+        return NSGA2Result(
+            X=self.X.copy(),
+            F=self.F * self.sign,
+            rank=self.rank.copy(),
+            crowding=self.crowding.copy(),
+            history=history,
+            ref_point=self.ref * self.sign,
+            fronts=list(self.fronts),
+        )
+
+
 def run(
     evaluate: Callable[[np.ndarray], ArrayLike],
     lower: ArrayLike,
     upper: ArrayLike,
     *,
-    pop_size: int,
     generations: int,
-    seed: int,
-    maximize: bool | Sequence[bool] = False,
-    crossover_eta: float = 15.0,
-    mutation_eta: float = 20.0,
-    crossover_prob: float = 0.9,
-    mutation_prob: float | None = None,
-    ref_point: ArrayLike | None = None,
-    initial: ArrayLike | None = None,
-    callback: Callable[[int, NSGA2Result], None] | None = None,
+    **settings: Any,
 ) -> NSGA2Result:
-    """Run NSGA-II; ``evaluate`` maps an (n, d) array of candidates to (n, m) objective values.
+    """Run NSGA-II (`NSGA2`) for the initial population and `generations` generations in the
+    shared loop; ``evaluate`` maps an (n, d) array of candidates to (n, m) objective values.
 
-    ``maximize`` is one bool or one per objective. ``mutation_prob`` defaults to 1/d.
-    ``ref_point`` (caller's sense) fixes the hypervolume reference point; by default it is the
-    worst value of each objective in the initial population plus 10% of that objective's range
-    there (or, if the range is zero, plus 10% of max(|worst|, 1)). ``initial`` optionally gives
-    the (pop_size, d) initial population instead of uniform sampling in the box. ``callback(g,
-    result_so_far)`` is called after generation g = 0 (initial population), 1, ..., generations.
-    All randomness comes from ``numpy.random.default_rng(seed)``.
+    Settings: NSGA-II's (pop_size, seed, maximize: one bool or one per objective,
+    crossover_eta (15), mutation_eta (20), crossover_prob (0.9), mutation_prob (default 1/d),
+    ref_point, initial) and the loop's (callback, checkpoint, key, resumed: see
+    `loop.optimise`; the callback is called after generation g = 0 (initial population), 1,
+    ..., generations). ``ref_point`` (caller's sense) fixes the hypervolume reference point; by
+    default it is the worst value of each objective in the initial population plus 10% of that
+    objective's range there (or, if the range is zero, plus 10% of max(|worst|, 1)).
+    ``initial`` optionally gives the (pop_size, d) initial population instead of uniform
+    sampling in the box. All randomness comes from ``numpy.random.default_rng(seed)``.
     """
-    lower = np.asarray(lower, dtype=float)
-    upper = np.asarray(upper, dtype=float)
-    if lower.ndim != 1 or lower.shape != upper.shape or lower.size == 0:
-        raise ValueError("lower and upper must be 1-D arrays of the same non-zero length")
-    if not np.all(lower < upper):
-        raise ValueError("lower must be strictly less than upper in every coordinate")
-    if pop_size < 4 or pop_size % 2:
-        raise ValueError(f"pop_size must be even and >= 4, got {pop_size}")
     if generations < 0:
         raise ValueError(f"generations must be >= 0, got {generations}")
-    if crossover_eta < 0 or mutation_eta < 0:
-        raise ValueError("crossover_eta and mutation_eta must be >= 0")
-    d = lower.size
-    mutation_prob = 1.0 / d if mutation_prob is None else mutation_prob
-    for name, prob in (("crossover_prob", crossover_prob), ("mutation_prob", mutation_prob)):
-        if not 0.0 <= prob <= 1.0:
-            raise ValueError(f"{name} must be in [0, 1], got {prob}")
-
-    rng = np.random.default_rng(seed)
-    if initial is None:
-        X = lower + rng.random((pop_size, d)) * (upper - lower)
-    else:
-        X = np.array(initial, dtype=float)
-        if X.shape != (pop_size, d):
-            raise ValueError(f"initial must have shape {(pop_size, d)}, got {X.shape}")
-        if not np.array_equal(np.clip(X, lower, upper), X):
-            raise ValueError("initial population must lie within [lower, upper]")
-
-    F_user = _evaluate(evaluate, X, n_obj=None)
-    n_obj = F_user.shape[1]
-    sign = _objective_signs(maximize, n_obj)
-    F = F_user * sign
-    if ref_point is None:
-        worst, span = F.max(axis=0), np.ptp(F, axis=0)
-        span = np.where(span > 0, span, np.maximum(np.abs(worst), 1.0))
-        ref = worst + 0.1 * span
-    else:
-        ref = np.asarray(ref_point, dtype=float) * sign
-        if ref.shape != (n_obj,):
-            raise ValueError(f"ref_point must have {n_obj} entries, got shape {ref.shape}")
-
-    keep, rank, crowding = survival(F, pop_size)  # ranks the initial population
-    X, F = X[keep], F[keep]
-    rows: list[dict[str, float]] = []
-    fronts: list[np.ndarray] = []
-
-    def result() -> NSGA2Result:
-        return NSGA2Result(
-            X=X.copy(),
-            F=F * sign,
-            rank=rank.copy(),
-            crowding=crowding.copy(),
-            history=pd.DataFrame(rows),
-            ref_point=ref * sign,
-            fronts=list(fronts),
-        )
-
-    def record(generation: int) -> None:
-        front = F[rank == 0]
-        fronts.append(front * sign)
-        rows.append(
-            {
-                "generation": generation,
-                "evaluations": pop_size * (generation + 1),
-                "front_size": len(front),
-                "hypervolume": moocore.hypervolume(front, ref=ref),
-                **{f"best_{j}": v for j, v in enumerate(F.min(axis=0) * sign)},
-            }
-        )
-        if callback is not None:
-            callback(generation, result())
-
-    record(0)
-    for generation in range(1, generations + 1):
-        winners = binary_tournament(rank, crowding, pop_size, rng)
-        child1, child2 = sbx_crossover(
-            X[winners[0::2]],
-            X[winners[1::2]],
-            lower,
-            upper,
-            eta=crossover_eta,
-            prob=crossover_prob,
-            rng=rng,
-        )
-        children = polynomial_mutation(
-            np.concatenate([child1, child2]),
-            lower,
-            upper,
-            eta=mutation_eta,
-            prob=mutation_prob,
-            rng=rng,
-        )
-        X = np.concatenate([X, children])
-        F = np.concatenate([F, _evaluate(evaluate, children, n_obj) * sign])
-        keep, rank, crowding = survival(F, pop_size)
-        X, F = X[keep], F[keep]
-        record(generation)
-    return result()
+    bounds = {"lower": lower, "upper": upper}
+    return run_tuner(NSGA2, evaluate, generations + 1, bounds | settings)
 
 
 def _objective_signs(maximize: bool | Sequence[bool], n_obj: int) -> np.ndarray:
@@ -369,17 +387,3 @@ def _objective_signs(maximize: bool | Sequence[bool], n_obj: int) -> np.ndarray:
     if flags.shape != (n_obj,):
         raise ValueError(f"maximize must be a bool or {n_obj} bools, got {maximize!r}")
     return np.where(flags, -1.0, 1.0)
-
-
-def _evaluate(
-    evaluate: Callable[[np.ndarray], ArrayLike], X: np.ndarray, n_obj: int | None
-) -> np.ndarray:
-    """Call ``evaluate`` on a copy of X and check it returns finite (len(X), n_obj) values."""
-    F = np.array(evaluate(X.copy()), dtype=float)
-    if F.ndim != 2 or len(F) != len(X) or F.shape[1] == 0:
-        raise ValueError(f"evaluate must return shape ({len(X)}, n_obj), got {F.shape}")
-    if n_obj is not None and F.shape[1] != n_obj:
-        raise ValueError(f"evaluate returned {F.shape[1]} objectives, earlier {n_obj}")
-    if not np.all(np.isfinite(F)):
-        raise ValueError("evaluate returned non-finite objective values")
-    return F

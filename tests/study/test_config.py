@@ -187,11 +187,12 @@ def test_shards_cover_every_game_once(games: int, shards: int) -> None:
 def test_candidates_are_tuned_runs_then_baselines() -> None:
     config = validate_config(smoke())
     assert validation_candidates(config) == [
-        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "cmaes-s1", "cmaes-s2", "td-s1", "td-s2",
-        "hand-classic4", "equal-nsga4", "nneonneo",
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "cmaes-s1", "cmaes-s2", "random-search-s1",
+        "random-search-s2", "td-s1", "td-s2", "hand-classic4", "equal-nsga4", "nneonneo",
     ]  # fmt: skip
     assert transfer_sets(config) == [
-        "tuned-nsga2", "tuned-cem", "tuned-cmaes", "hand-classic4", "equal-nsga4", "nneonneo",
+        "tuned-nsga2", "tuned-cem", "tuned-cmaes", "tuned-random-search", "hand-classic4",
+        "equal-nsga4", "nneonneo",
     ]  # fmt: skip
     config["validate"]["transfer_depths"] = []
     assert transfer_sets(config) == []
@@ -242,3 +243,29 @@ def test_snakemakes_template_key_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=f"{templated}: sets __use_yte__"):
         refuse_templates([CONFIGS / "smoke.yaml", tmp_path / "missing.yaml", templated])
     refuse_templates([CONFIGS / "smoke.yaml", CONFIGS / "config.yaml"])
+
+
+def test_runs_compared_with_one_another_need_equal_budgets() -> None:
+    """Runs that tune one evaluator are compared: unequal training games, or unequal selection
+    games where both are known before the runs, are refused naming both runs and both budgets;
+    runs of other evaluators, and NSGA-II's front of unknown size, are not held to them."""
+    config = smoke()
+    runs = {run["name"]: run for run in config["tune"]["runs"]}
+    validate_config(copy.deepcopy(config))  # cem, cmaes and random-search: 6 x 2 x 2 games each
+    runs["random-search"]["iterations"] = 3
+    message = (
+        "tune.runs[3]: runs cem and random-search both tune cem8, so the study compares them, "
+        "but their training budgets differ: 24 games against 36"
+    )
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        validate_config(copy.deepcopy(config))
+    runs["random-search"] |= {"iterations": 2, "reevaluate": 3}
+    with pytest.raises(ConfigError, match="selection budgets differ: 12 games against 15"):
+        validate_config(copy.deepcopy(config))
+    runs["random-search"] |= {"reevaluate": 2, "evaluator": "classic4", "iterations": 5}
+    validate_config(copy.deepcopy(config))  # alone on its evaluator
+    runs["random-search"] |= {"evaluator": "nsga4", "iterations": 4, "population": 8}
+    validate_config(copy.deepcopy(config))  # nsga2's 8 x (3 + 1) x 2 games; its front unknown
+    runs["random-search"]["iterations"] = 3
+    with pytest.raises(ConfigError, match="runs nsga2 and random-search both tune nsga4"):
+        validate_config(copy.deepcopy(config))

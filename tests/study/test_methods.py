@@ -54,12 +54,17 @@ def test_every_schema_default_satisfies_its_own_schema(path, default, subschema)
 
 
 @pytest.mark.parametrize(
-    ("method", "name"), [(m, k) for m in METHODS.values() for k in m.keys], ids=str
+    ("method", "name"),
+    [
+        (m, k)
+        for m in METHODS.values()
+        for k, key in m.keys.items()
+        if not key.required and key.default is not None  # None: the key's absence
+    ],
+    ids=str,
 )
 def test_every_method_default_satisfies_its_key_schema(method, name: str) -> None:  # noqa: ANN001
     key = method.keys[name]
-    if key.required or key.default is None:  # None: the key's absence
-        return
     rest = {k: v for k, v in key.schema.items() if k != "description"}
     jsonschema.Draft202012Validator({**rest, "$defs": SCHEMA["$defs"]}).validate(key.default)
 
@@ -92,7 +97,9 @@ def test_the_schema_takes_each_methods_keys_and_refuses_another_methods() -> Non
 
 
 def test_unknown_methods_are_named() -> None:
-    with pytest.raises(ValueError, match="unknown method 'ga'; known: nsga2, cem, cmaes, td"):
+    with pytest.raises(
+        ValueError, match="unknown method 'ga'; known: nsga2, cem, cmaes, random, td"
+    ):
         get_method("ga")
 
 
@@ -125,8 +132,8 @@ class SearchResult:
 
 class RandomSearch(WeightMethod):
     name = "rs"
-    label = "random search"
-    description = "uniform samples of the tuning box"
+    label = "plain random search"
+    description = "uniform samples of the tuning box, without the shared loop"
     keys = {
         "samples": Key({"description": "candidates", "type": "integer", "minimum": 1}, True),
         "rounds": Key({"description": "rounds", "type": "integer", "minimum": 1}, default=2),
@@ -137,9 +144,15 @@ class RandomSearch(WeightMethod):
     def judged_by(self, settings: dict) -> str:
         return "log2_max_tile"
 
+    def training_games(self, settings: dict) -> int:
+        options = self.options(settings)
+        return options["samples"] * options["rounds"] * settings["games"]
+
     def search(  # noqa: ANN001
-        self, evaluator, *, agent, games, samples, rounds, seed, reevaluate, progress, **settings
-    ) -> Tuned:
+        self, evaluator, *, agent, games, samples, rounds, seed, reevaluate, progress, resume,
+        **settings,
+    ) -> Tuned:  # fmt: skip
+        """Runs whole or not at all: it takes no checkpoint (`resume`)."""
         objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
         bounds = objective.evaluator.bounds
         rng = np.random.default_rng(seed)
@@ -163,7 +176,7 @@ def test_a_new_method_needs_only_its_class_and_its_registry_entry(
     monkeypatch.setitem(METHODS, "rs", RandomSearch())
     config = smoke()
     run = {"name": "random", "method": "rs", "evaluator": "cem8", "agent": {"name": "greedy"}}
-    run |= {"games": 1, "samples": 3, "max_moves": 40}
+    run |= {"games": 2, "samples": 6, "max_moves": 40}  # the budget of cem and cmaes
     config["tune"]["runs"].append(run)
     validated = validate_config(copy.deepcopy(config))
     assert "random" in study.run_names(validated)
@@ -180,7 +193,7 @@ def test_a_new_method_needs_only_its_class_and_its_registry_entry(
 
     settings = validated["tune"]["runs"][-1]
     data, history = tune("random", settings, 1, 7, 1, lambda _: None)
-    assert data["games_played"] == 3 * 2  # two rounds (the default) of three one-game samples
+    assert data["games_played"] == 2 * 6 * 2  # two rounds (the default) of six two-game samples
     write_json(tmp_path / "seed1.json", data)
     write_csv(tmp_path / "seed1_history.csv", history)
     result = read_tune(tmp_path / "seed1.json")

@@ -1,5 +1,12 @@
 """Tests for the 2048 tuning objectives and the methods' runs (at tiny budgets)."""
 
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -300,3 +307,94 @@ def test_reevaluation_plays_the_final_candidates_on_fresh_seeds(tuner) -> None: 
     fresh = objective.fresh_seeds_of(3)
     assert not set(fresh) & set(objective.seeds(0))
     np.testing.assert_array_equal(again.fresh, objective.measure(objective.play(again.X, fresh)))
+
+
+KILLED_TUNE = """
+import os, signal, sys
+from g2048.study.stages import tune
+settings, checkpoint = eval(sys.argv[1]), sys.argv[2]
+def log(line):
+    if line.startswith(("gen 3/", "iter 4/")):  # step 3 told, not yet saved
+        os.kill(os.getpid(), signal.SIGKILL)
+tune(settings["method"], settings, 3, 5, 1, log, checkpoint)
+"""
+KILLED_RUNS = {
+    "nsga2": {"pop_size": 6, "generations": 5, "evaluator": "nsga4", "fresh_seeds": True},
+    "cem": {"population": 6, "iterations": 6, "evaluator": "cem8"},
+    "cmaes": {"population": 6, "iterations": 6, "evaluator": "cem8"},
+    "random": {"population": 6, "iterations": 6, "evaluator": "cem8"},
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", KILLED_RUNS)
+def test_a_killed_tuning_job_resumes_to_the_uninterrupted_result(
+    method: str, tmp_path: Path
+) -> None:
+    """The job kills itself after step 3 is told and before it is saved: the resumed run
+    replays steps 0 to 2, moves its game counter past their games and ends equal to an
+    uninterrupted run, games played included."""
+    settings = {"method": method, "agent": {"name": "greedy"}, "games": 2, "max_moves": 60}
+    settings |= KILLED_RUNS[method] | {"reevaluate": 2}
+    checkpoint = tmp_path / "run.npz"
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLED_TUNE, repr(settings), str(checkpoint)],
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        timeout=600,
+    )
+    assert proc.returncode == -signal.SIGKILL
+    lines: list[str] = []
+    got = tune(method, settings, 3, 5, 1, lines.append, str(checkpoint))
+    assert f"resumed from {checkpoint} after 3 steps" in lines
+    want = tune(method, settings, 3, 5, 1, lambda _: None)
+    pd.testing.assert_frame_equal(got[1], want[1], check_exact=True)
+    assert as_json(got[0]) == as_json(want[0])
+
+
+def as_json(data: dict) -> str:
+    return json.dumps(data, default=lambda a: np.asarray(a).tolist(), sort_keys=True)
+
+
+def test_random_search_plays_the_games_cem_plays_and_picks_its_best_fresh_candidate() -> None:
+    """The control's budget equals CEM's at equal settings (training games and re-evaluated
+    candidates), and its pick is the archive point with the best fresh value."""
+    settings = {"agent": {"name": "greedy"}, "evaluator": "cem8", "games": 2, "max_moves": 60}
+    settings |= {"population": 10, "iterations": 3, "reevaluate": 3}
+    control, history = tune("random", settings | {"method": "random"}, 1, 5, 1, lambda _: None)
+    cem_run, _ = tune("cem", settings | {"method": "cem"}, 1, 5, 1, lambda _: None)
+    # 3 iterations of 10 candidates on 2 games; 3 candidates again on those 2 and 3 fresh games
+    assert control["games_played"] == cem_run["games_played"] == 3 * 10 * 2 + 3 * (2 + 3)
+    assert list(history.columns) == list(METHODS["random"].history_columns)
+    archive = np.asarray(control["archive"])
+    assert len(archive) == 1 + 2  # the incumbent and as many as CEM's elite (2 of 10)
+    np.testing.assert_array_equal(archive[0], control["best_x"])
+    pick = METHODS["random"].select(control)
+    fresh = np.asarray(control["reevaluation"]["fresh"])
+    np.testing.assert_array_equal(pick["weights"], archive[int(np.argmax(fresh))])
+    bounds = get_evaluator("cem8").bounds
+    assert np.all((bounds[:, 0] <= archive) & (archive <= bounds[:, 1]))
+
+
+BUDGETED = {
+    "nsga2": {"pop_size": 6, "generations": 2, "evaluator": "nsga4"},
+    "cem": {"population": 7, "iterations": 2, "evaluator": "cem8"},
+    "cmaes": {"iterations": 2, "evaluator": "cem8"},  # cma's population for 8 weights: 10
+    "random": {"population": 7, "iterations": 2, "evaluator": "cem8"},
+}
+
+
+@pytest.mark.parametrize("method", BUDGETED)
+def test_a_run_plays_the_games_its_method_budgets(method: str) -> None:
+    """What a method says a run costs before it runs (training games; selection games where
+    known in advance) is what the run counts: the config's budget check rests on it."""
+    settings = {"method": method, "agent": {"name": "greedy"}, "games": 2, "max_moves": 40}
+    settings |= BUDGETED[method] | {"reevaluate": 3}
+    data, history = tune(method, settings, 2, 5, 1, lambda _: None)
+    m = METHODS[method]
+    assert data["train_games"] == m.training_games(settings) == history.evaluations.iloc[-1] * 2
+    candidates = len(data["reevaluation"]["X"])
+    assert data["selection_games"] == candidates * (2 + 3)
+    assert m.selection_games(settings) in (None, data["selection_games"])
+    assert data["games_played"] == data["train_games"] + data["selection_games"]
+    if method != "nsga2":  # the single-objective methods re-evaluate as many as CEM's 1 + 2
+        assert candidates == 3 and m.selection_games(settings) == 15

@@ -206,6 +206,13 @@ def test_a_tuning_run_is_checked_against_the_config(
     fails(lambda: read_tune(path, record, 1), "outside nsga4's box [0, 1]")
     write_json(path, run | {"front": [0, 9]})
     fails(lambda: read_tune(path, record, 1), "offers no weights to select")
+    games = {"train_games": 48, "selection_games": 16, "games_played": 64}
+    write_json(path, run | games)
+    assert read_tune(path, record, 1)["games_played"] == 64
+    write_json(path, run | games | {"selection_games": -1})
+    fails(lambda: read_tune(path, record, 1), "records selection_games -1, not a count")
+    write_json(path, run | games | {"games_played": 65})
+    fails(lambda: read_tune(path, record, 1), "other than its train_games and selection_games")
 
 
 def network_file(path: Path, name: str = "lines4x2", lut: np.ndarray | None = None) -> str:

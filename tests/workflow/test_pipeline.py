@@ -67,8 +67,8 @@ def test_benchmark_orders_random_greedy_expectimax(smoke: Path) -> None:
 def test_validation_compares_every_weight_set_with_the_reference(smoke: Path) -> None:
     df = table(smoke, "validation").set_index("name")
     assert list(df.index) == [
-        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "cmaes-s1", "cmaes-s2", "td-s1", "td-s2",
-        "hand-classic4", "equal-nsga4", "nneonneo",
+        "nsga2-s1", "nsga2-s2", "cem-s1", "cem-s2", "cmaes-s1", "cmaes-s2", "random-search-s1",
+        "random-search-s2", "td-s1", "td-s2", "hand-classic4", "equal-nsga4", "nneonneo",
     ]  # fmt: skip
     assert (df.games == 6).all()
     # the reference is not compared with itself, so it is no member of the Holm family
@@ -81,16 +81,17 @@ def test_tuning_table_has_one_row_per_run_and_seed(smoke: Path) -> None:
     df = table(smoke, "tuning")
     assert list(zip(df.run, df.seed, strict=True)) == [
         ("nsga2", 1), ("nsga2", 2), ("cem", 1), ("cem", 2), ("cmaes", 1), ("cmaes", 2),
-        ("td", 1), ("td", 2),
+        ("random-search", 1), ("random-search", 2), ("td", 1), ("td", 2),
     ]  # fmt: skip
-    assert (df.wall_seconds > 0).all()
+    assert (df.wall_seconds > 0).all() and (df.cpu_seconds > 0).all()
     # every weight run re-evaluated its final candidates: training and fresh estimates side
     # by side, and the games that cost (cmaes: 6 x 2 x 2 training, then 2 + 2 per candidate)
     tuned = df[df.method != "td"]
     assert tuned.train.notna().all() and tuned.fresh.notna().all()
     assert (tuned.judged_by == tuned.method.map({"nsga2": "score"}).fillna("log2_max_tile")).all()
-    cmaes = tuned[tuned.method == "cmaes"]
-    assert (cmaes.games_played == 6 * 2 * 2 + (1 + 3) * (2 + 2)).all()
+    cem8 = tuned[tuned.evaluator == "cem8"]  # compared with one another: equal budgets
+    assert (cem8.train_games == 6 * 2 * 2).all() and (cem8.selection_games == 3 * (2 + 2)).all()
+    assert (tuned.games_played == tuned.train_games + tuned.selection_games).all()
     networks = df[df.method == "td"]
     assert (networks.evaluator == "ntuple").all()
     assert networks.weights.tolist() == ["results/tune/td/seed1.npz", "results/tune/td/seed2.npz"]

@@ -16,6 +16,7 @@ rule tune:
     params:
         settings=lambda wildcards: study.run_settings(config, wildcards.run),
         study_seed=config["study_seed"],
+        checkpoint=lambda wildcards: f"checkpoints/{wildcards.run}/seed{wildcards.seed}.npz",
         engine=ENGINE,
     script:
         "../scripts/tune.py"

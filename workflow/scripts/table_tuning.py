@@ -21,9 +21,15 @@ for selected, tuned, (name, seed) in zip(
     name = candidate_name(run["run"], run["seed"])
     runs.append(
         run
-        | {key: result[key] for key in ("judged_by", "games_played") if key in result}
+        | {
+            key: result[key]
+            for key in ("judged_by", "train_games", "selection_games", "games_played")
+            if key in result
+        }
         | {"validation_mean_score": validation[name]}
     )
-wall = [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in sm.input.timings]
-table = tuning_table(runs, wall)
+timings = [pd.read_csv(p, sep="\t").iloc[0] for p in sm.input.timings]
+table = tuning_table(
+    runs, [float(t["s"]) for t in timings], [float(t["cpu_time"]) for t in timings]
+)
 write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))

@@ -1,4 +1,7 @@
-"""Snakemake adapter: one tuning run (NSGA-II, CEM or CMA-ES) for one seed."""
+"""Snakemake adapter: one tuning run (NSGA-II, CEM or CMA-ES) for one seed; a killed run
+resumes from its checkpoint."""
+
+from pathlib import Path
 
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
@@ -8,6 +11,8 @@ from g2048.study.stages import tune
 sm = snakemake  # noqa: F821
 log = script_log(sm.log[0])
 write_record(sm.output.provenance, sm.output.result)
+checkpoint = Path(sm.params.checkpoint)
+checkpoint.parent.mkdir(parents=True, exist_ok=True)
 log(f"tune {sm.wildcards.run} seed {sm.wildcards.seed}: {sm.params.settings}")
 result, history = tune(
     sm.wildcards.run,
@@ -16,7 +21,9 @@ result, history = tune(
     sm.params.study_seed,
     sm.threads,
     log,
+    str(checkpoint),
 )
 write_json(sm.output.result, result)
 write_csv(sm.output.history, history)
+checkpoint.unlink(missing_ok=True)
 log("done")

@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from g2048.agents import AGENTS, HYBRID, MONTECARLO, RANDOM
 from g2048.report.figures.labels import label_points
 from g2048.report.figures.rows import reach_rows, row_blocks, row_figure, rows_axis
 from g2048.report.figures.style import (
@@ -46,11 +47,11 @@ def family(row: pd.Series | object) -> str:
     if getattr(row, "evaluator", "") == NETWORK_EVALUATOR:
         return FAMILIES[4]
     algorithm = getattr(row, "algorithm", "")
-    if algorithm == "random":
+    if algorithm == AGENTS[RANDOM]:
         return FAMILIES[5]
-    if algorithm == "montecarlo":
+    if algorithm == AGENTS[MONTECARLO]:
         return FAMILIES[2]
-    if algorithm == "hybrid":
+    if algorithm == AGENTS[HYBRID]:
         return FAMILIES[3]
     if getattr(row, "budget_ms", 0) > 0 or "nodes/move" in str(getattr(row, "agent", "")):
         return FAMILIES[1]

@@ -1,8 +1,9 @@
 """The study's tuning methods, one module each, registered in METHODS: NSGA-II (source 000), the
-cross-entropy method (source 003), CMA-ES and TD learning of an n-tuple network (source 004's next
-step). A method owns its settings, how it runs, what its result file and history hold, which
-weights it offers and how tables and figures name it (`base.Method`); the rest of the study
-asks it. Adding a method is a module with a `Method` subclass and its entry here.
+cross-entropy method (source 003), CMA-ES, random search (the control every tuner must beat) and
+TD learning of an n-tuple network (source 004's next step). A method owns its settings, how it
+runs, what its result file and history hold, which weights it offers and how tables and figures
+name it (`base.Method`); the rest of the study asks it. Adding a method is a module with a
+`Method` subclass and its entry here.
 
 Each method's settings reach the config's schema from here (`add_to_schema`): a weight tuner's
 keys join the properties of a `tune.runs` entry (the config check refuses another method's
@@ -11,7 +12,7 @@ own section (td) becomes `tune.<name>` (defaults filled in by the schema)."""
 
 from __future__ import annotations
 
-from g2048.study.methods import cem, cmaes, nsga2, td
+from g2048.study.methods import cem, cmaes, nsga2, randomsearch, td
 from g2048.study.methods.base import Key, Method, Tuned, WeightMethod
 
 __all__ = [
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 METHODS: dict[str, Method] = {
-    m.name: m for m in (nsga2.METHOD, cem.METHOD, cmaes.METHOD, td.METHOD)
+    m.name: m for m in (nsga2.METHOD, cem.METHOD, cmaes.METHOD, randomsearch.METHOD, td.METHOD)
 }
 
 

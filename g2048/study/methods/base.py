@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from g2048 import source_digest
 from g2048.agents import AgentConfig
 from g2048.study.objectives import GameObjective, Reevaluation
 
@@ -29,13 +30,40 @@ class Key:
 
 
 @dataclass(frozen=True)
+class Resume:
+    """Where a tuning run keeps its checkpoint, and what ties the checkpoint to the run (its
+    settings, seeds and the package's code: a checkpoint of other code is never resumed)."""
+
+    path: str
+    key: dict
+
+
+def resumable(objective: GameObjective, resume: Resume | None, progress: Log | None) -> dict:
+    """The tuning loop's checkpoint arguments for a run on `objective` (none without `resume`):
+    a resumed run's replayed steps move the objective's game counter on as if they had been
+    played, so that the rest of the run plays the games an uninterrupted run plays."""
+    if resume is None:
+        return {}
+
+    def resumed(steps: list[np.ndarray]) -> None:
+        for X in steps:
+            objective.advance(len(X))
+        if progress is not None:
+            progress(f"resumed from {resume.path} after {len(steps)} steps")
+
+    return {"checkpoint": resume.path, "key": resume.key, "resumed": resumed}
+
+
+@dataclass(frozen=True)
 class Tuned:
     """What a tuning run yields: the optimiser's result, the re-evaluation of its final
-    candidates (None without one) and the games played in all (re-evaluation included)."""
+    candidates (None without one), the games played in all and those of the re-evaluation
+    (selection's games)."""
 
     result: Any
     reevaluation: Reevaluation | None
     games_played: int
+    selection_games: int = 0
 
 
 def reevaluated(
@@ -45,8 +73,9 @@ def reevaluated(
     games each (none when 0)."""
     if reevaluate < 0:
         raise ValueError(f"reevaluate must be >= 0, got {reevaluate}")
+    trained = objective.games_played
     again = objective.reevaluate(candidates, reevaluate) if reevaluate else None
-    return Tuned(result, again, objective.games_played)
+    return Tuned(result, again, objective.games_played, objective.games_played - trained)
 
 
 class Method:
@@ -110,6 +139,17 @@ class WeightMethod(Method):
     # the keys of a tuning run common to every method (the rest: the method's `keys`)
     RUN_KEYS = ("name", "method", "evaluator", "agent", "games")
 
+    def training_games(self, settings: dict) -> int:
+        """The games a run of these settings plays in training: its budget, equal among the
+        runs the study compares (each candidate of each step plays the run's `games`)."""
+        raise NotImplementedError
+
+    def selection_games(self, settings: dict) -> int | None:
+        """The games its re-evaluation plays (each re-evaluated candidate plays the last
+        training step's games and `reevaluate` fresh ones), or None where the number of
+        candidates is known only once the run has run (NSGA-II's front)."""
+        return None
+
     def search(
         self,
         evaluator: str,
@@ -118,10 +158,12 @@ class WeightMethod(Method):
         games: int,
         seed: int,
         progress: Log | None = None,
+        resume: Resume | None = None,
         **settings: Any,
     ) -> Tuned:
         """Run the optimiser: `settings` hold the method's options and the objective's
-        (study_seed, run, max_moves, fresh_seeds, threads, reevaluate)."""
+        (study_seed, run, max_moves, fresh_seeds, threads, reevaluate); with `resume` its loop
+        keeps a checkpoint there and resumes from it (`resumable`)."""
         raise NotImplementedError
 
     def result_data(self, result: Any) -> dict:
@@ -130,11 +172,19 @@ class WeightMethod(Method):
         return {key: getattr(result, key) for key in self.result_keys}
 
     def tune(
-        self, run: str, settings: dict, seed: int, study_seed: int, threads: int, log: Log
+        self,
+        run: str,
+        settings: dict,
+        seed: int,
+        study_seed: int,
+        threads: int,
+        log: Log,
+        checkpoint: str | None = None,
     ) -> tuple[dict, pd.DataFrame]:
         """One run (`settings`: an entry of the config's `tune.runs`, named `run`) with
         optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
-        for JSON, per-step history)."""
+        for JSON, per-step history). With `checkpoint` (a file), a killed run resumes from its
+        last finished step to the result an uninterrupted run gives."""
         common = {k: v for k, v in settings.items() if k not in (*self.RUN_KEYS, *self.keys)}
         tuned = self.search(
             settings["evaluator"],
@@ -145,6 +195,18 @@ class WeightMethod(Method):
             study_seed=study_seed,
             threads=threads,
             progress=log,
+            resume=None
+            if checkpoint is None
+            else Resume(
+                checkpoint,
+                {
+                    "run": run,
+                    "settings": settings,
+                    "seed": seed,
+                    "study_seed": study_seed,
+                    "code": source_digest(exclude=("report", "cli")),
+                },
+            ),
             **self.options(settings),
             **common,
         )
@@ -159,4 +221,9 @@ class WeightMethod(Method):
             }
         data["judged_by"] = self.judged_by(settings)
         data.update(run=run, method=self.name, seed=seed, study_seed=study_seed, settings=settings)
-        return data | {"games_played": tuned.games_played}, tuned.result.history
+        games = {
+            "games_played": tuned.games_played,
+            "train_games": tuned.games_played - tuned.selection_games,
+            "selection_games": tuned.selection_games,
+        }
+        return data | games, tuned.result.history

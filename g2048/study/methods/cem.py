@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from g2048.agents import AgentConfig
-from g2048.study.methods.base import Key, Log, Tuned
+from g2048.study.methods.base import Key, Log, Resume, Tuned, resumable
 from g2048.study.methods.unitbox import (
     FITNESS,
     ITERATIONS,
@@ -19,6 +19,7 @@ from g2048.study.methods.unitbox import (
 )
 from g2048.study.objectives import SEED003_AGENT, CEMObjective
 from g2048.tuning import cem
+from g2048.tuning.cem import elite_count
 
 
 class CEM(UnitBoxMethod):
@@ -59,6 +60,7 @@ class CEM(UnitBoxMethod):
         seed: int,
         reevaluate: int = 0,
         progress: Log | None = None,
+        resume: Resume | None = None,
         **settings: Any,
     ) -> Tuned:
         """Source 003's run: the cross-entropy method over an evaluator's weights.
@@ -90,9 +92,10 @@ class CEM(UnitBoxMethod):
             seed=seed,
             maximize=True,
             callback=iteration_lines(progress, iterations),
+            **resumable(objective, resume, progress),
             **box.limits(),
         )
-        return box.finish(result, reevaluate, std=result.std * box.width)
+        return box.finish(result, reevaluate, elite_count(population), std=result.std * box.width)
 
 
 METHOD = CEM()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from g2048.agents import AgentConfig
-from g2048.study.methods.base import Key, Log, Tuned
+from g2048.evaluators import get_evaluator
+from g2048.study.methods.base import Key, Log, Resume, Tuned, resumable
 from g2048.study.methods.unitbox import (
     FITNESS,
     ITERATIONS,
@@ -34,6 +36,12 @@ class CMAES(UnitBoxMethod):
     result_keys = ("mean", "sigma", *UnitBoxMethod.result_keys)
     history_columns = ("iteration", "evaluations", "best_f", "mean_f", "sigma")
 
+    def population(self, settings: dict) -> int:
+        """The run's population, or cma's default for the evaluator's d weights: 4 + 3 ln d."""
+        if settings.get("population") is not None:
+            return settings["population"]
+        return int(4 + 3 * math.log(len(get_evaluator(settings["evaluator"]).features)))
+
     def search(
         self,
         evaluator: str = "cem8",
@@ -46,6 +54,7 @@ class CMAES(UnitBoxMethod):
         seed: int,
         reevaluate: int = 0,
         progress: Log | None = None,
+        resume: Resume | None = None,
         **settings: Any,
     ) -> Tuned:
         """CMA-ES over an evaluator's weights, with CEMObjective's fitness (the same
@@ -54,23 +63,26 @@ class CMAES(UnitBoxMethod):
         Like CEM it searches the unit box from the default weights, with step size `step`;
         `population` defaults to cma's 4 + 3 ln d. The result's mean, best_x and elite are in
         weights, sigma and the history in the unit box. With `reevaluate`, the final mean and
-        elite play that many fresh games each.
+        as many of the elite as CEM's at the same population (`candidates`) play that many
+        fresh games each.
         """
         settings.setdefault("run", self.name)
         objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
         box = UnitBox(objective)
+        spec = {"population": population, "evaluator": evaluator}
         result = cmaes.run(
             box.evaluate,
             box.start(),
             step,
-            population=population,
+            population=self.population(spec),
             iterations=iterations,
             seed=seed,
             maximize=True,
             callback=iteration_lines(progress, iterations),
+            **resumable(objective, resume, progress),
             **box.limits(),
         )
-        return box.finish(result, reevaluate)
+        return box.finish(result, reevaluate, self.candidates(spec) - 1)
 
 
 METHOD = CMAES()

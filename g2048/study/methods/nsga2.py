@@ -11,7 +11,7 @@ import moocore
 import numpy as np
 
 from g2048.agents import AgentConfig
-from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated
+from g2048.study.methods.base import Key, Log, Resume, Tuned, WeightMethod, reevaluated, resumable
 from g2048.study.naming import OBJECTIVE_NAMES
 from g2048.study.objectives import SEED000_AGENT, NSGA2Objective
 from g2048.study.progress import timing
@@ -39,6 +39,9 @@ class NSGA2(WeightMethod):
     history_columns = ("generation", "evaluations", "hypervolume")
     figure = "fronts"
 
+    def training_games(self, settings: dict) -> int:
+        return settings["pop_size"] * (settings["generations"] + 1) * settings["games"]
+
     def judged_by(self, settings: dict) -> str:
         return OBJECTIVE_NAMES[0]  # the score, its first objective
 
@@ -59,6 +62,7 @@ class NSGA2(WeightMethod):
         seed: int,
         reevaluate: int = 0,
         progress: Log | None = None,
+        resume: Resume | None = None,
         **settings: Any,
     ) -> Tuned:
         """Source 000's run: NSGA-II over an evaluator's weights.
@@ -96,6 +100,7 @@ class NSGA2(WeightMethod):
             maximize=True,
             ref_point=np.zeros(len(OBJECTIVE_NAMES)),
             callback=None if progress is None else report,
+            **resumable(objective, resume, progress),
         )
         result = dataclasses.replace(result, X=objective.weights_of(result.X))
         return reevaluated(objective, result, result.X[result.rank == 0], reevaluate)

@@ -15,6 +15,7 @@ import numpy as np
 from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
 from g2048.study.progress import timing
+from g2048.tuning.cem import elite_count
 
 # The settings both take; `required` differs (cma has a default population), the schema not.
 POPULATION = {
@@ -71,9 +72,10 @@ class UnitBox:
         """The unit box as a tuner's `lower` and `upper` arguments."""
         return {"lower": np.zeros_like(self.width), "upper": np.ones_like(self.width)}
 
-    def finish(self, result: Any, reevaluate: int, **more: np.ndarray) -> Tuned:
+    def finish(self, result: Any, reevaluate: int, elite: int, **more: np.ndarray) -> Tuned:
         """A CEM or CMA-ES run's Tuned: its mean, best and elite mapped to weights (and the
-        fields `more` replaced), then its final mean and elite re-evaluated."""
+        fields `more` replaced), then its final mean and the first `elite` of its elite
+        re-evaluated."""
         result = dataclasses.replace(
             result,
             mean=self.weights(result.mean),
@@ -81,7 +83,7 @@ class UnitBox:
             elite=self.weights(result.elite),
             **more,
         )
-        candidates = np.vstack([result.mean, result.elite])
+        candidates = np.vstack([result.mean, result.elite[:elite]])
         return reevaluated(self.objective, result, candidates, reevaluate)
 
 
@@ -108,16 +110,37 @@ class UnitBoxMethod(WeightMethod):
 
     result_keys = ("best_x", "best_f", "elite")
 
+    def population(self, settings: dict) -> int:
+        """Candidates per iteration."""
+        return settings["population"]
+
+    def candidates(self, settings: dict) -> int:
+        """How many final candidates a run re-evaluates: its mean (random search: its best
+        sample) and as many more as CEM's elite at the same population, so that runs of equal
+        population play equal selection games."""
+        return 1 + elite_count(self.population(settings))
+
+    def training_games(self, settings: dict) -> int:
+        return self.population(settings) * settings["iterations"] * settings["games"]
+
+    def selection_games(self, settings: dict) -> int:
+        return self.candidates(settings) * (settings["games"] + settings.get("reevaluate", 0))
+
     def judged_by(self, settings: dict) -> str:
         return settings.get("fitness", FITNESS.default)
 
+    def unevaluated_pick(self, tuned: dict) -> object:
+        """A run's pick when it re-evaluated nothing: its final mean."""
+        return tuned["mean"]
+
     def select(self, tuned: dict) -> dict:
-        """The final mean; when the run re-evaluated its final mean and elite, the one with the
-        best fresh value, with its values on the last training seeds and the fresh ones."""
+        """The final mean (`unevaluated_pick`); when the run re-evaluated its final candidates
+        (mean and elite), the one with the best fresh value, with its values on the last
+        training seeds and the fresh ones."""
         out = {"evaluator": tuned["settings"]["evaluator"]}
         again = tuned.get("reevaluation")
         if again is None:
-            return out | {"weights": tuned["mean"]}
+            return out | {"weights": self.unevaluated_pick(tuned)}
         best = int(np.argmax(again["fresh"]))
         return out | {
             "weights": np.asarray(again["X"])[best],

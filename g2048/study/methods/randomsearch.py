@@ -1,0 +1,81 @@
+"""Random search over an evaluator's tuning box: the control every tuner must beat at the same
+budget (Bergstra & Bengio 2012)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from g2048.agents import AgentConfig
+from g2048.study.methods.base import Key, Log, Resume, Tuned, reevaluated, resumable
+from g2048.study.methods.unitbox import (
+    FITNESS,
+    ITERATIONS,
+    POPULATION,
+    UnitBox,
+    UnitBoxMethod,
+    iteration_lines,
+)
+from g2048.study.objectives import SEED003_AGENT, CEMObjective
+from g2048.tuning import random_search
+
+
+class RandomSearch(UnitBoxMethod):
+    name = "random"
+    label = "random search"
+    description = "uniform samples of the tuning box, the control every tuner must beat"
+    keys = {
+        "population": Key(POPULATION | {"description": "samples per iteration"}, required=True),
+        "iterations": ITERATIONS,
+        "fitness": FITNESS,
+    }
+    result_keys = ("best_x", "best_f", "archive", "archive_f")
+    history_columns = ("iteration", "evaluations", "best_f", "mean_f")
+
+    def unevaluated_pick(self, tuned: dict) -> object:
+        return tuned["best_x"]
+
+    def search(
+        self,
+        evaluator: str = "cem8",
+        *,
+        agent: AgentConfig = SEED003_AGENT,
+        games: int = 3,
+        population: int,
+        iterations: int,
+        seed: int,
+        reevaluate: int = 0,
+        progress: Log | None = None,
+        resume: Resume | None = None,
+        **settings: Any,
+    ) -> Tuned:
+        """Random search over an evaluator's weights with CEMObjective's fitness (the same
+        `settings`; its games' purpose is the run's name, default "random"): `population`
+        uniform samples of the tuning box an iteration, all on the same games.
+
+        It keeps the best 1 + n samples ever seen, n being the elites CEM keeps at the same
+        population, so that with `reevaluate` it re-evaluates as many candidates as CEM does
+        (its final mean and elite): equal runs play equal games. The result's best_x and
+        archive are in weights.
+        """
+        settings.setdefault("run", self.name)
+        objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+        box = UnitBox(objective)
+        result = random_search.run(
+            box.evaluate,
+            population=population,
+            keep=self.candidates({"population": population}),
+            iterations=iterations,
+            seed=seed,
+            maximize=True,
+            callback=iteration_lines(progress, iterations),
+            **resumable(objective, resume, progress),
+            **box.limits(),
+        )
+        result = dataclasses.replace(
+            result, best_x=box.weights(result.best_x), archive=box.weights(result.archive)
+        )
+        return reevaluated(objective, result, result.archive, reevaluate)
+
+
+METHOD = RandomSearch()

@@ -1,0 +1,165 @@
+"""The one loop every tuner runs in (pycma's and pymoo's ask-and-tell shape): ask the tuner for
+candidates, evaluate them, tell it their values, and count, record, report and checkpoint.
+
+A tuner is an object with ``ask() -> X`` (the next step's (n, d) candidates), ``tell(X, f) ->
+row`` (their values; the step's history fields) and ``result(history)`` (what the run yields);
+the loop owns everything around those three calls: the number of steps, the count of
+evaluations, the history table, the callback and the checkpoint.
+
+Checkpoints are replays, not snapshots: the file holds every step's candidates and values so
+far, and a resumed run re-asks a new tuner step by step, checks that it proposes exactly the
+stored candidates, and tells it the stored values instead of evaluating them again. So a tuner
+needs no code to save its state (a generator, cma's internals), the file holds plain arrays
+(no pickle), and a resumed run ends exactly where an uninterrupted one ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+CHECKPOINT_VERSION = 1
+
+
+class Tuner(Protocol):
+    """What the loop asks of a tuner (see the module docstring)."""
+
+    step_name: str  # what one step is called in the history ("iteration", "generation")
+
+    def ask(self) -> np.ndarray: ...
+
+    def tell(self, X: np.ndarray, f: np.ndarray) -> dict[str, float]: ...
+
+    def result(self, history: pd.DataFrame) -> Any: ...
+
+
+def checkpoint_key(settings: dict) -> str:
+    """The digest that ties a checkpoint to a run's settings (never resumed under others)."""
+    text = json.dumps({"version": CHECKPOINT_VERSION, **settings}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _save(path: Path, key: str, steps: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Write the steps so far atomically (a kill mid-write leaves the previous file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as file:
+        np.savez(
+            file,
+            key=np.array(key),
+            sizes=np.array([len(X) for X, _ in steps], dtype=np.int64),
+            X=np.concatenate([X for X, _ in steps]),
+            f=np.concatenate([f for _, f in steps]),
+        )
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+
+
+def _load(path: Path, key: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The steps stored at `path` for the run of `key`; none when the file is missing, of
+    other settings or unreadable (the run then starts afresh and overwrites it)."""
+    if not path.exists():
+        return []
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["key"]) != key:
+                return []
+            ends = np.cumsum(data["sizes"])
+            X, f = data["X"], data["f"]
+            if len(X) != len(f) or (len(ends) and ends[-1] != len(X)):
+                return []
+            starts = ends - data["sizes"]
+            return [(X[a:b], f[a:b]) for a, b in zip(starts, ends, strict=True)]
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
+        return []
+
+
+def _replay(
+    tuner: Tuner, steps: list[tuple[np.ndarray, np.ndarray]]
+) -> list[dict[str, float]] | None:
+    """Tell `tuner` the stored steps; their history rows, or None as soon as the tuner asks
+    for candidates other than the stored ones (a checkpoint of other code)."""
+    rows = []
+    for X, f in steps:
+        asked = np.asarray(tuner.ask(), dtype=float)
+        if asked.shape != X.shape or not np.array_equal(asked, X):
+            return None
+        rows.append(tuner.tell(asked, f))
+    return rows
+
+
+LOOP_OPTIONS = ("callback", "checkpoint", "key", "resumed")
+
+
+def run_tuner(
+    tuner: Callable[..., Tuner],
+    evaluate: Callable[[np.ndarray], ArrayLike],
+    steps: int,
+    settings: dict[str, Any],
+) -> Any:
+    """`optimise` a tuner made by ``tuner(**settings)``, the loop's own options (LOOP_OPTIONS)
+    taken out of `settings` first: how each optimiser's `run` is written."""
+    tuner_settings = {k: v for k, v in settings.items() if k not in LOOP_OPTIONS}
+    loop = {k: v for k, v in settings.items() if k in LOOP_OPTIONS}
+    return optimise(lambda: tuner(**tuner_settings), evaluate, steps, **loop)
+
+
+def optimise(
+    make_tuner: Callable[[], Tuner],
+    evaluate: Callable[[np.ndarray], ArrayLike],
+    steps: int,
+    *,
+    callback: Callable[[int, Any], None] | None = None,
+    checkpoint: str | Path | None = None,
+    key: dict | None = None,
+    resumed: Callable[[list[np.ndarray]], None] | None = None,
+) -> Any:
+    """Run `steps` ask-evaluate-tell steps of the tuner `make_tuner()` makes; its result.
+
+    ``evaluate`` maps (n, d) candidates (a copy) to their values. The history has a row per
+    step: the step's number (named by the tuner's ``step_name``), ``evaluations`` (candidates
+    evaluated so far, the run's budget count) and the tuner's row. ``callback(step,
+    result_so_far)`` is called after each step. With ``checkpoint``, every step is saved there
+    (after the callback, so a callback that kills the process leaves the step unsaved), and a
+    run resumes from a file whose ``key`` (the run's settings, digested) matches: the stored
+    steps are replayed into a fresh tuner without evaluating them, then ``resumed(X of each
+    replayed step)`` is called (to bring the caller's own state, such as a game counter, to
+    where it was). A file whose candidates the tuner does not ask for again is ignored.
+    """
+    if steps < 1:
+        raise ValueError(f"steps must be >= 1, got {steps}")
+    path = None if checkpoint is None else Path(checkpoint)
+    digest = checkpoint_key(key or {})
+    tuner = make_tuner()
+    done = [] if path is None else _load(path, digest)[:steps]
+    rows = _replay(tuner, done) if done else []
+    if rows is None:  # the stored run is not this tuner's: start again
+        tuner, done, rows = make_tuner(), [], []
+    if done and resumed is not None:
+        resumed([X for X, _ in done])
+    evaluations = sum(len(X) for X, _ in done)
+    history = [
+        {tuner.step_name: i, "evaluations": n, **row}
+        for i, (n, row) in enumerate(zip(np.cumsum([len(X) for X, _ in done]), rows, strict=True))
+    ]
+    for step in range(len(done), steps):
+        X = np.asarray(tuner.ask(), dtype=float)
+        f = np.array(evaluate(X.copy()), dtype=float)
+        row = tuner.tell(X, f)
+        evaluations += len(X)
+        history.append({tuner.step_name: step, "evaluations": evaluations, **row})
+        done.append((X, f))
+        if callback is not None:
+            callback(step, tuner.result(pd.DataFrame(history)))
+        if path is not None:
+            _save(path, digest, done)
+    return tuner.result(pd.DataFrame(history))
