@@ -1,0 +1,224 @@
+"""g2048's classic4 expectimax against source 001's own program (source001.py, transcribed).
+
+Depth: the source's `choose_move(board, depth)` values each legal move by
+`expectimax(after, depth - 1, False)`, and each call of `expectimax` spends one unit of depth
+on its layer (player or chance) until depth 0 is valued by `evaluate`: its depth d searches d
+plies, 1 = M E, 2 = M C E, 3 = M C M E, as g2048 counts them (DESIGN.md). So the source's depth
+d is g2048's `AgentConfig("expectimax", depth=d)`, compared here at d = 1, 2, 3.
+
+Positions: the first 10 000 positions (the start and every position a move is asked for) of
+greedy classic4 games from `game_seeds(36, "oracle-source001", ...)`, as `play_games` plays
+them (g2048.cli.watch.positions steps through its game loop).
+
+At each position both sides give every legal move's value and their chosen move; the legal
+moves always agree, and the values agree within rounding (rtol 1e-12: the source adds 0.9 x
+the 2 and 0.1 x the 4 to its running total one at a time and g2048 their sum, so they can
+differ in the last bits) except in class 2. Each position whose moves differ falls in one of
+two classes, counted exactly per depth in EXPECTED:
+1. tie: several moves share the best value (within rounding) on both sides, the same set,
+   and each side picks one of them by its own rule: the source the first best in its order
+   (left, up, right, down; `score > best_score`), g2048 the first in (up, down, left, right),
+   both from values that rounding may order differently among equals.
+2. dead: g2048 values a board left without a legal move at DEAD_VALUE (-1e12, below any live
+   board: g2048.evaluators.evaluate), the source by its heuristic as for any board (a full
+   board with its largest tile in a corner scores high). Such leaves appear from depth 2 (a
+   spawn that fills the last cell, or a move node with no move). With the source's `evaluate`
+   giving DEAD_VALUE to dead boards, its values agree with g2048's within rounding and it
+   chooses g2048's move (or one tied with it).
+Positions where only class 2's values differ and the moves agree are counted too (dead_values).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+
+import numpy as np
+import pytest
+import source001
+
+from g2048 import evaluators
+from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
+from g2048.agents.expectimax import NO_LIMIT, new_table, shallow_values
+from g2048.cli.watch import positions as game_positions
+from g2048.engine.bitboard import DOWN, LEFT, RIGHT, UP, shift
+from g2048.engine.board import decode, encode
+from g2048.engine.rng import game_seeds, rng_state
+from g2048.evaluators import DEAD_VALUE
+from g2048.play import agent_params, evaluator_rows
+
+POSITIONS = 10_000
+# The source's direction numbers (choose_move's enumerate) as g2048's directions, and its moves.
+SOURCE_DIRECTIONS = (LEFT, UP, RIGHT, DOWN)
+SOURCE_MOVES = (source001.move_left, source001.move_up, source001.move_right, source001.move_down)
+G2048_ORDER = (UP, DOWN, LEFT, RIGHT)
+RTOL, ATOL = 1e-12, 1e-9
+
+# Per depth: positions whose chosen moves agree, differ by a tie, differ by the dead-board
+# convention; positions whose moves agree but whose values differ by that convention.
+EXPECTED = {
+    1: {"agree": 8992, "tie": 1008, "dead": 0, "dead_values": 0},
+    2: {"agree": 9613, "tie": 252, "dead": 135, "dead_values": 140},
+    3: {"agree": 9851, "tie": 92, "dead": 57, "dead_values": 218},
+}
+
+
+def source_board(board: int) -> tuple[tuple[int, ...], ...]:
+    """The source's board of a g2048 board: a tuple of rows of tile values (0 = empty), row 0
+    on top, of Python ints (section 3.1 of the source: tuples, so moves compare equal)."""
+    return tuple(tuple(int(v) for v in row) for row in decode(board))
+
+
+@functools.cache
+def played_positions() -> tuple[int, ...]:
+    """The first POSITIONS positions of greedy classic4 games, game after game."""
+    greedy = AgentConfig("greedy")
+    boards: list[int] = []
+    for seed in game_seeds(36, "oracle-source001", 100):
+        game = [p.board for p in game_positions(greedy, int(seed), "classic4")]
+        boards += game[:-1]  # the last position is dead: no move to compare
+        if len(boards) >= POSITIONS:
+            return tuple(boards[:POSITIONS])
+    raise AssertionError("too few positions: play more games")
+
+
+def source_values(board: tuple, depth: int) -> np.ndarray:
+    """The source's value of each move (g2048's direction order, -inf: illegal), as its
+    choose_move computes them."""
+    values = np.full(4, -np.inf)
+    for k, move in enumerate(SOURCE_MOVES):
+        after = move(board)
+        if after != board:
+            values[SOURCE_DIRECTIONS[k]] = source001.expectimax(after, depth - 1, False)
+    return values
+
+
+def source_choice(board: tuple, depth: int) -> tuple[np.ndarray, int]:
+    """The source's move values and its chosen move (a g2048 direction), from a fresh cache
+    (the key fixes the value, so clearing it changes no value; it bounds the memory)."""
+    source001.cache.clear()
+    values = source_values(board, depth)
+    move = SOURCE_DIRECTIONS[source001.choose_move(board, depth)]
+    source001.cache.clear()
+    return values, move
+
+
+def dead_low_evaluate(board: tuple) -> float:
+    """The source's evaluate with g2048's convention: DEAD_VALUE for a board without a move."""
+    if all(move(board) == board for move in SOURCE_MOVES):
+        return DEAD_VALUE
+    return LITERAL_EVALUATE(board)
+
+
+LITERAL_EVALUATE = source001.evaluate
+
+
+def best_set(values: np.ndarray) -> set[int]:
+    """The moves whose value equals the best within rounding."""
+    top = values.max()
+    return {d for d in range(4) if np.isclose(values[d], top, rtol=RTOL, atol=ATOL)}
+
+
+class Classic4:
+    """g2048's classic4 expectimax agent at one depth: its move (the agent's choose_move) and
+    its move values (shallow_values, the search choose_move runs at 1 to 3 plies)."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+        self.agent = AgentConfig("expectimax", depth=depth)
+        self.ev_kind, self.weights, self.tables = evaluator_rows(self.agent, "classic4")
+        self.params = agent_params(self.agent, "classic4", self.tables)
+        self.table = new_table(int(self.params[TABLE_BITS]))
+        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        self.rng = rng_state(0)  # expectimax draws nothing
+        self.decisions = 0
+
+    def choice(self, board: int) -> tuple[np.ndarray, int]:
+        b = np.uint64(board)
+        self.decisions += 1
+        move = choose_move(
+            self.agent.kind, self.params, self.ev_kind, self.weights, self.tables, b,
+            self.rng, self.table, np.int64(self.decisions), self.stats,
+        )  # fmt: skip
+        values, done = shallow_values(
+            b, self.depth, self.ev_kind, self.weights[0], self.tables[0],
+            np.zeros(2, dtype=np.int64), NO_LIMIT, 0,
+        )  # fmt: skip
+        assert done
+        return np.array(values), int(move)
+
+
+def compare(depth: int) -> Counter:
+    """The classes of EXPECTED counted over the positions at one depth; asserts that every
+    position falls in one of them."""
+    ours_at = Classic4(depth)
+    counts: Counter = Counter()
+    for board in played_positions():
+        grid = source_board(board)
+        theirs, their_move = source_choice(grid, depth)
+        ours, our_move = ours_at.choice(board)
+        assert our_move == int(np.argmax(ours))  # the first best in g2048's order
+        assert np.array_equal(np.isneginf(theirs), np.isneginf(ours)), hex(board)
+        close = np.allclose(theirs, ours, rtol=RTOL, atol=ATOL)
+        if not close:  # the values of dead boards apart: as g2048 values them, they agree
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(source001, "evaluate", dead_low_evaluate)
+                dead_low, dead_low_move = source_choice(grid, depth)
+            np.testing.assert_allclose(dead_low, ours, rtol=RTOL, atol=ATOL, err_msg=hex(board))
+        if their_move == our_move:
+            counts["agree"] += 1
+            counts["dead_values"] += not close
+        elif close:
+            assert best_set(theirs) == best_set(ours) >= {their_move, our_move}, hex(board)
+            counts["tie"] += 1
+        else:
+            assert dead_low_move in best_set(ours) and our_move in best_set(dead_low), hex(board)
+            counts["dead"] += 1
+    return counts
+
+
+def test_source_board_reads_the_cells_row_by_row() -> None:
+    assert source_board(0x1) == ((2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    cell_1_2 = 3 << (16 * 1 + 4 * 2)  # rank 3 (an 8) at row 1, column 2
+    assert source_board(cell_1_2 | 0xB << 60) == (
+        (0, 0, 0, 0),
+        (0, 0, 8, 0),
+        (0, 0, 0, 0),
+        (0, 0, 0, 2048),
+    )
+    grids = [source_board(b) for b in played_positions()[:500]]
+    assert all(type(v) is int for grid in grids for row in grid for v in row)
+    assert [encode(grid) for grid in grids] == list(played_positions()[:500])
+
+
+def test_source_moves_are_g2048_moves_in_its_direction_order() -> None:
+    for board in played_positions()[:2000]:
+        grid = source_board(board)
+        for k, move in enumerate(SOURCE_MOVES):
+            assert move(grid) == source_board(int(shift(np.uint64(board), SOURCE_DIRECTIONS[k])))
+
+
+def test_source_evaluate_is_classic4_on_live_boards_to_the_last_bit() -> None:
+    fn, weights, table = evaluators.prepare("classic4")
+    for board in played_positions()[:2000]:
+        b = np.uint64(board)
+        for after in {int(shift(b, d)) for d in range(4)}:  # the board and its moves' results
+            grid = source_board(after)
+            ours = float(evaluators.evaluate(fn, np.uint64(after), weights, table, True))
+            assert source001.evaluate(grid) == ours, hex(after)
+
+
+def test_positions_range_from_open_to_nearly_full_boards() -> None:
+    boards = played_positions()
+    assert len(boards) == POSITIONS
+    empties = Counter(16 - np.count_nonzero(decode(b)) for b in boards)
+    assert min(empties) == 0 and max(empties) == 14
+
+
+@pytest.mark.parametrize(
+    "depth", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
+)
+def test_classic4_chooses_the_source_programs_move(depth: int) -> None:
+    counts = compare(depth)
+    assert counts["agree"] + counts["tie"] + counts["dead"] == POSITIONS
+    assert {k: counts[k] for k in EXPECTED[depth]} == EXPECTED[depth]
