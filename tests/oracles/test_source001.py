@@ -7,8 +7,7 @@ plies, 1 = M E, 2 = M C E, 3 = M C M E, as g2048 counts them (DESIGN.md). So the
 d is g2048's `AgentConfig("expectimax", depth=d)`, compared here at d = 1, 2, 3.
 
 Positions: the first 10 000 positions (the start and every position a move is asked for) of
-greedy classic4 games from `game_seeds(36, "oracle-source001", ...)`, as `play_games` plays
-them (g2048.cli.watch.positions steps through its game loop).
+greedy classic4 games (oracle_games.played_positions), deterministic.
 
 At each position both sides give every legal move's value and their chosen move; the legal
 moves always agree, and the values agree within rounding (rtol 1e-12: the source adds 0.9 x
@@ -30,29 +29,21 @@ Positions where only class 2's values differ and the moves agree are counted too
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 
 import numpy as np
 import pytest
 import source001
+from oracle_games import ATOL, POSITIONS, RTOL, Expectimax, best_set, played_positions
 
 from g2048 import evaluators
-from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
-from g2048.agents.expectimax import NO_LIMIT, new_table, shallow_values
-from g2048.cli.watch import positions as game_positions
 from g2048.engine.bitboard import DOWN, LEFT, RIGHT, UP, shift
 from g2048.engine.board import decode, encode
-from g2048.engine.rng import game_seeds, rng_state
 from g2048.evaluators import DEAD_VALUE
-from g2048.play import agent_params, evaluator_rows
 
-POSITIONS = 10_000
 # The source's direction numbers (choose_move's enumerate) as g2048's directions, and its moves.
 SOURCE_DIRECTIONS = (LEFT, UP, RIGHT, DOWN)
 SOURCE_MOVES = (source001.move_left, source001.move_up, source001.move_right, source001.move_down)
-G2048_ORDER = (UP, DOWN, LEFT, RIGHT)
-RTOL, ATOL = 1e-12, 1e-9
 
 # Per depth: positions whose chosen moves agree, differ by a tie, differ by the dead-board
 # convention; positions whose moves agree but whose values differ by that convention.
@@ -67,19 +58,6 @@ def source_board(board: int) -> tuple[tuple[int, ...], ...]:
     """The source's board of a g2048 board: a tuple of rows of tile values (0 = empty), row 0
     on top, of Python ints (section 3.1 of the source: tuples, so moves compare equal)."""
     return tuple(tuple(int(v) for v in row) for row in decode(board))
-
-
-@functools.cache
-def played_positions() -> tuple[int, ...]:
-    """The first POSITIONS positions of greedy classic4 games, game after game."""
-    greedy = AgentConfig("greedy")
-    boards: list[int] = []
-    for seed in game_seeds(36, "oracle-source001", 100):
-        game = [p.board for p in game_positions(greedy, int(seed), "classic4")]
-        boards += game[:-1]  # the last position is dead: no move to compare
-        if len(boards) >= POSITIONS:
-            return tuple(boards[:POSITIONS])
-    raise AssertionError("too few positions: play more games")
 
 
 def source_values(board: tuple, depth: int) -> np.ndarray:
@@ -113,51 +91,15 @@ def dead_low_evaluate(board: tuple) -> float:
 LITERAL_EVALUATE = source001.evaluate
 
 
-def best_set(values: np.ndarray) -> set[int]:
-    """The moves whose value equals the best within rounding."""
-    top = values.max()
-    return {d for d in range(4) if np.isclose(values[d], top, rtol=RTOL, atol=ATOL)}
-
-
-class Classic4:
-    """g2048's classic4 expectimax agent at one depth: its move (the agent's choose_move) and
-    its move values (shallow_values, the search choose_move runs at 1 to 3 plies)."""
-
-    def __init__(self, depth: int) -> None:
-        self.depth = depth
-        self.agent = AgentConfig("expectimax", depth=depth)
-        self.ev_kind, self.weights, self.tables = evaluator_rows(self.agent, "classic4")
-        self.params = agent_params(self.agent, "classic4", self.tables)
-        self.table = new_table(int(self.params[TABLE_BITS]))
-        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
-        self.rng = rng_state(0)  # expectimax draws nothing
-        self.decisions = 0
-
-    def choice(self, board: int) -> tuple[np.ndarray, int]:
-        b = np.uint64(board)
-        self.decisions += 1
-        move = choose_move(
-            self.agent.kind, self.params, self.ev_kind, self.weights, self.tables, b,
-            self.rng, self.table, np.int64(self.decisions), self.stats,
-        )  # fmt: skip
-        values, done = shallow_values(
-            b, self.depth, self.ev_kind, self.weights[0], self.tables[0],
-            np.zeros(2, dtype=np.int64), NO_LIMIT, 0,
-        )  # fmt: skip
-        assert done
-        return np.array(values), int(move)
-
-
 def compare(depth: int) -> Counter:
     """The classes of EXPECTED counted over the positions at one depth; asserts that every
     position falls in one of them."""
-    ours_at = Classic4(depth)
+    ours_at = Expectimax("classic4", depth)
     counts: Counter = Counter()
     for board in played_positions():
         grid = source_board(board)
         theirs, their_move = source_choice(grid, depth)
         ours, our_move = ours_at.choice(board)
-        assert our_move == int(np.argmax(ours))  # the first best in g2048's order
         assert np.array_equal(np.isneginf(theirs), np.isneginf(ours)), hex(board)
         close = np.allclose(theirs, ours, rtol=RTOL, atol=ATOL)
         if not close:  # the values of dead boards apart: as g2048 values them, they agree
