@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import shutil
+import subprocess
+from pathlib import Path
 
 import numpy as np
 
@@ -68,3 +71,32 @@ class Expectimax:
         values = np.array(values)
         assert move == int(np.argmax(values))  # the first best in g2048's order
         return values, int(move)
+
+
+def has_jdk() -> bool:
+    """Whether javac and java are on the PATH."""
+    return shutil.which("javac") is not None and shutil.which("java") is not None
+
+
+NO_JDK = "no JDK: javac and java run the source's Java (Debian: default-jdk-headless)"
+
+
+def compile_java(folder: Path, out: Path) -> Path:
+    """The .java files under `folder`, compiled into `out`."""
+    sources = sorted(str(p) for p in folder.rglob("*.java"))
+    subprocess.run(["javac", "-encoding", "UTF-8", "-d", str(out), *sources], check=True)
+    return out
+
+
+def run_java(classes: Path, main: str, args: list[str], lines: list[str]) -> list[list[str]]:
+    """The words of each output line of one run of `main`, fed `lines` on its input."""
+    run = subprocess.run(
+        ["java", "-cp", str(classes), main, *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    out = [line.split() for line in run.stdout.splitlines()]
+    assert len(out) == len(lines)
+    return out

@@ -29,24 +29,30 @@ Skipped without a JDK (javac and java on the PATH; Debian: default-jdk-headless)
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
-from oracle_games import ATOL, POSITIONS, RTOL, Expectimax, best_set, played_positions
+from oracle_games import (
+    ATOL,
+    NO_JDK,
+    POSITIONS,
+    RTOL,
+    Expectimax,
+    best_set,
+    compile_java,
+    has_jdk,
+    played_positions,
+    run_java,
+)
 
 from g2048 import evaluators
 from g2048.engine.board import decode, encode
 from g2048.engine.reference import ref_expectimax
 
 SOURCE = Path(__file__).parent / "source004"
-pytestmark = pytest.mark.skipif(
-    shutil.which("javac") is None or shutil.which("java") is None,
-    reason="no JDK: javac and java run source 004's Java (Debian: default-jdk-headless)",
-)
+pytestmark = pytest.mark.skipif(not has_jdk(), reason=NO_JDK)
 
 # Per depth: positions whose chosen moves agree, differ by a tie, differ by the dead-board
 # convention; positions whose moves agree but whose values differ by that convention.
@@ -60,26 +66,15 @@ EXPECTED = {
 @pytest.fixture(scope="module")
 def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The source's classes and the harness, compiled."""
-    out = tmp_path_factory.mktemp("source004")
-    sources = sorted(str(p) for p in SOURCE.glob("*.java"))
-    subprocess.run(["javac", "-encoding", "UTF-8", "-d", str(out), *sources], check=True)
-    return out
+    return compile_java(SOURCE, tmp_path_factory.mktemp("source004"))
 
 
 def source_choices(classes: Path, depth: int, boards: list[int]) -> list[tuple[np.ndarray, int]]:
     """The source's move values and chosen direction (g2048's numbering: the same order) on
     each board, from one run of the harness."""
-    lines = "".join(f"{depth} {b:x}\n" for b in boards)
-    run = subprocess.run(
-        ["java", "-cp", str(classes), "Oracle"], input=lines, capture_output=True, text=True
-    )
-    assert run.returncode == 0, run.stderr
-    out = []
-    for line in run.stdout.splitlines():
-        move, *values = line.split()
-        out.append((np.array([float(v) for v in values]), int(move)))
-    assert len(out) == len(boards)
-    return out
+    lines = [f"{depth} {b:x}" for b in boards]
+    out = run_java(classes, "Oracle", [], lines)
+    return [(np.array([float(v) for v in values]), int(move)) for move, *values in out]
 
 
 def reference_values(board: int, depth: int, dead_low: bool) -> np.ndarray:
