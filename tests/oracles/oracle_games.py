@@ -1,0 +1,102 @@
+"""What the oracle tests share: the positions compared, g2048's agent on one board, and ties."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
+from g2048.agents.expectimax import NO_LIMIT, new_table, shallow_values
+from g2048.cli.watch import positions as game_positions
+from g2048.engine.rng import game_seeds, rng_state
+from g2048.play import agent_params, evaluator_rows
+
+POSITIONS = 10_000
+RTOL, ATOL = 1e-12, 1e-9  # values equal up to rounding
+
+
+@functools.cache
+def played_positions() -> tuple[int, ...]:
+    """The first POSITIONS positions (the start and every position a move is asked for) of
+    greedy classic4 games from game_seeds(36, "oracle-source001", ...), game after game, as
+    play_games plays them (g2048.cli.watch.positions steps through its game loop)."""
+    greedy = AgentConfig("greedy")
+    boards: list[int] = []
+    for seed in game_seeds(36, "oracle-source001", 100):
+        game = [p.board for p in game_positions(greedy, int(seed), "classic4")]
+        boards += game[:-1]  # the last position is dead: no move to compare
+        if len(boards) >= POSITIONS:
+            return tuple(boards[:POSITIONS])
+    raise AssertionError("too few positions: play more games")
+
+
+def best_set(values: np.ndarray) -> set[int]:
+    """The moves whose value equals the best up to rounding."""
+    top = values.max()
+    return {d for d in range(4) if np.isclose(values[d], top, rtol=RTOL, atol=ATOL)}
+
+
+class Expectimax:
+    """g2048's expectimax agent with one evaluator at one depth: its move on a board (the
+    agent's choose_move) and its move values (shallow_values, the search choose_move runs at
+    1 to 3 plies without cutoff, budget or Star1)."""
+
+    def __init__(self, evaluator: str, depth: int) -> None:
+        self.depth = depth
+        self.agent = AgentConfig("expectimax", depth=depth)
+        self.ev_kind, self.weights, self.tables = evaluator_rows(self.agent, evaluator)
+        self.params = agent_params(self.agent, evaluator, self.tables)
+        self.table = new_table(int(self.params[TABLE_BITS]))
+        self.stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        self.rng = rng_state(0)  # expectimax draws nothing
+        self.decisions = 0
+
+    def choice(self, board: int) -> tuple[np.ndarray, int]:
+        """(the value of each direction, -inf: illegal; the direction chosen)."""
+        b = np.uint64(board)
+        self.decisions += 1
+        move = choose_move(
+            self.agent.kind, self.params, self.ev_kind, self.weights, self.tables, b,
+            self.rng, self.table, np.int64(self.decisions), self.stats,
+        )  # fmt: skip
+        values, done = shallow_values(
+            b, self.depth, self.ev_kind, self.weights[0], self.tables[0],
+            np.zeros(2, dtype=np.int64), NO_LIMIT, 0,
+        )  # fmt: skip
+        assert done
+        values = np.array(values)
+        assert move == int(np.argmax(values))  # the first best in g2048's order
+        return values, int(move)
+
+
+def has_jdk() -> bool:
+    """Whether javac and java are on the PATH."""
+    return shutil.which("javac") is not None and shutil.which("java") is not None
+
+
+NO_JDK = "no JDK: javac and java run the source's Java (Debian: default-jdk-headless)"
+
+
+def compile_java(folder: Path, out: Path) -> Path:
+    """The .java files under `folder`, compiled into `out`."""
+    sources = sorted(str(p) for p in folder.rglob("*.java"))
+    subprocess.run(["javac", "-encoding", "UTF-8", "-d", str(out), *sources], check=True)
+    return out
+
+
+def run_java(classes: Path, main: str, args: list[str], lines: list[str]) -> list[list[str]]:
+    """The words of each output line of one run of `main`, fed `lines` on its input."""
+    run = subprocess.run(
+        ["java", "-cp", str(classes), main, *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    out = [line.split() for line in run.stdout.splitlines()]
+    assert len(out) == len(lines)
+    return out
