@@ -43,8 +43,8 @@ def transfer_name(run: str) -> str:
 
 @dataclass(frozen=True)
 class WeightSpec:
-    """A config's reference to tuned weights: `tuned:<run>` (the selected vector, or for td
-    the network, that validated best) or `front:<run>` (the switching agent's three rows
+    """A config's reference to tuned weights: `tuned:<run>` (the run's pick among its seeds,
+    a vector or for td a network) or `front:<run>` (the switching agent's three rows
     from that NSGA-II run's front)."""
 
     kind: str  # "tuned" or "front"

@@ -329,19 +329,20 @@ _HEX = "0123456789abcdef"
 def read_selection(
     path: str | Path, record: dict | None = None, seed: int | None = None, pick: bool = False
 ) -> dict:
-    """The weights a tuning run offers (select stage; with `pick`, the seed's weights that
-    validated best, pick_tuned): weights of its evaluator's length, finite, inside the
-    evaluator's box, and NSGA-II's three switching rows; or the file of a td run's network.
+    """The weights a tuning run offers (select stage; with `pick`, the seed's weights worth
+    most on the run's selection games, pick_tuned): weights of its evaluator's length, finite,
+    inside the evaluator's box, and NSGA-II's three switching rows; or the file of a td run's
+    network.
     With the run's `record` (config.run_record): the run, method and evaluator the config
     gives it, and the seed of its path (`seed`), or for a pick one of the run's seeds whose
-    validation scores (which it records) are the best."""
+    selection value (which it records) is the best."""
     data = read_json(path, ("run", "method", "seed", "evaluator", "weights"))
     method = _method(path, data)
     if record is not None:
         _check_provenance(path, data, record, seed, ("evaluator",))
     elif not _is_int(data["seed"]):
         raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
-    if pick or "validation_mean_scores" in data:
+    if pick or "selection_values" in data:
         _check_pick(path, data, record)
     if data["evaluator"] == NETWORK_EVALUATOR or method.trains_network:
         if not method.trains_network or data["evaluator"] != NETWORK_EVALUATOR:
@@ -361,20 +362,20 @@ def read_selection(
 
 
 def _check_pick(path: str | Path, data: dict, record: dict | None) -> None:
-    """A pick's validation mean scores (one per seed, finite) make its seed the best."""
-    scores = data.get("validation_mean_scores")
-    _numbers(path, "validation_mean_scores", scores)
+    """A pick's selection values (one per seed, finite) make its seed the best."""
+    values = data.get("selection_values")
+    _numbers(path, "selection_values", values)
     seeds = None if record is None else record["seeds"]
-    if not isinstance(scores, list) or (seeds is not None and len(scores) != len(seeds)):
+    if not isinstance(values, list) or (seeds is not None and len(values) != len(seeds)):
         count = "one per seed" if seeds is None else f"{len(seeds)}, one per seed"
         raise ResultFileError(
-            path, f"its 'validation_mean_scores' entry must hold {count}, got {shown(scores)}"
+            path, f"its 'selection_values' entry must hold {count}, got {shown(values)}"
         )
-    if seeds is not None and data["seed"] != seeds[int(np.argmax(scores))]:
+    if seeds is not None and data["seed"] != seeds[int(np.argmax(values))]:
         raise ResultFileError(
             path,
-            f"picks seed {data['seed']}, but the validation mean scores it records make seed "
-            f"{seeds[int(np.argmax(scores))]} the best",
+            f"picks seed {data['seed']}, but the selection values it records make seed "
+            f"{seeds[int(np.argmax(values))]} the best",
         )
 
 

@@ -135,11 +135,12 @@ def benchmark_seeds(study_seed: int, start: int, count: int) -> np.ndarray:
     return game_seeds(study_seed, BENCHMARK_PURPOSE, count, start)
 
 
-def pick_tuned(selected: list[dict], summaries: list[pd.DataFrame]) -> dict:
-    """Of one method's selected weight sets, the one whose validation games scored best."""
-    means = [float(df.score.mean()) for df in summaries]
-    best = int(np.argmax(means))
-    return selected[best] | {"validation_mean_scores": means}
+def pick_tuned(selected: list[dict]) -> dict:
+    """Of one run's seeds' selections, the one its method values best on the run's selection
+    games (`Method.selection_value`): a choice made on no test game."""
+    values = [get_method(s["method"]).selection_value(s) for s in selected]
+    best = int(np.argmax(values))
+    return selected[best] | {"selection_values": values}
 
 
 def benchmark_games(

@@ -37,7 +37,7 @@ def test_defaults_are_filled_in() -> None:
     del config["tune"]["runs"][0]["reevaluate"]
     del config["validate"]["transfer_depths"]
     validate_config(config)
-    assert config["tune"]["runs"][0]["reevaluate"] == 0
+    assert config["tune"]["runs"][0]["reevaluate"] == 100
     assert config["validate"]["transfer_depths"] == []
     assert config["benchmark"]["entries"][0]["max_moves"] == 0
 
@@ -79,6 +79,7 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["tune"]["runs"][1].update(name="cem-s2"), "tune.runs[1]"),
         (lambda c: c["tune"]["runs"][1].update(name="nsga2"), "tune.runs[1].name"),
         (lambda c: c["tune"]["runs"][1].update(reevaluate=-1), "tune.runs[1].reevaluate"),
+        (lambda c: c["tune"]["runs"][1].update(reevaluate=0), "tune.runs[1].reevaluate"),
         (lambda c: c["tune"]["runs"][1]["agent"].update(name="switching"),
          "tune.runs[1].agent.name"),
         (lambda c: c["tune"]["runs"][2].update(agent={"name": "expectimax", "star": True}),

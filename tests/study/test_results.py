@@ -170,16 +170,16 @@ def test_weights_at_the_edge_of_the_box_pass_and_beyond_fail(tmp_path: Path, smo
 def test_a_pick_is_one_of_the_runs_seeds_and_its_best(tmp_path: Path, smoke: dict) -> None:
     path = tmp_path / "tuned-cem.json"
     record = run_record(smoke, "cem")
-    write_json(path, cem_selection(seed=2, validation_mean_scores=[4816.0, 11866.7]))
+    write_json(path, cem_selection(seed=2, selection_values=[4816.0, 11866.7]))
     assert read_selection(path, record, pick=True)["seed"] == 2
-    write_json(path, cem_selection(seed=1, validation_mean_scores=[4816.0, 11866.7]))
+    write_json(path, cem_selection(seed=1, selection_values=[4816.0, 11866.7]))
     fails(lambda: read_selection(path, record, pick=True), "make seed 2 the best")
-    write_json(path, cem_selection(seed=3, validation_mean_scores=[1.0, 2.0]))
+    write_json(path, cem_selection(seed=3, selection_values=[1.0, 2.0]))
     fails(lambda: read_selection(path, record, pick=True), "not one of the config's tune.seeds")
-    write_json(path, cem_selection(seed=2, validation_mean_scores=[1.0]))
+    write_json(path, cem_selection(seed=2, selection_values=[1.0]))
     fails(lambda: read_selection(path, record, pick=True), "must hold 2, one per seed")
     write_json(path, cem_selection(seed=2))
-    fails(lambda: read_selection(path, record, pick=True), "'validation_mean_scores' entry holds")
+    fails(lambda: read_selection(path, record, pick=True), "'selection_values' entry holds")
 
 
 def test_a_tuning_run_is_checked_against_the_config(
@@ -257,7 +257,7 @@ def test_a_network_is_played_only_as_its_run_recorded_it(tmp_path: Path, smoke: 
     where = tmp_path / "results" / "tune" / "td"
     where.mkdir(parents=True)
     digest = network_file(where / "seed1.npz")
-    run = {"run": "td", "method": "td", "seed": 1, "study_seed": 2048}
+    run = {"run": "td", "method": "td", "seed": 1, "study_seed": 2048, "train": 1000.0}
     run |= {"settings": record["settings"], "games": 300, "games_played": 300}
     run |= {"network": "results/tune/td/seed1.npz", "network_sha256": digest}
     write_json(where / "seed1.json", run)

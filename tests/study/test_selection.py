@@ -2,7 +2,6 @@
 validated set."""
 
 import numpy as np
-from frames import games
 
 from g2048.study.selection import can_switch, select_balanced, switching_rows
 from g2048.study.stages import pick_tuned, select
@@ -56,9 +55,19 @@ def test_a_front_without_empty_and_corner_features_has_no_switching_rows(nsga2_r
     assert can_switch("nsga4") and not can_switch("nneonneo")
 
 
-def test_pick_tuned_takes_the_best_validated_set() -> None:
-    selected = [{"seed": 1}, {"seed": 2}, {"seed": 3}]
-    frames = [games([1, 1], [2, 2]), games([5, 5], [2, 2]), games([3, 3], [2, 2])]
-    picked = pick_tuned(selected, frames)
-    assert picked["seed"] == 2
-    assert picked["validation_mean_scores"] == [1.0, 5.0, 3.0]
+def test_the_pick_is_the_seed_best_on_selection_games() -> None:
+    """By the fresh re-evaluation (NSGA-II: its score, the first objective; CEM: its fitness),
+    or for a network by its last training games; never by anything else in the file."""
+    fronts = [[1.0, 9.0, 9.0, 9.0], [5.0, 0.0, 0.0, 0.0], [3.0, 9.0, 9.0, 9.0]]
+    selected = [
+        {"method": "nsga2", "seed": s, "fresh": f, "train": [9.0] * 4}
+        for s, f in zip((1, 2, 3), fronts, strict=True)
+    ]
+    picked = pick_tuned(selected)
+    assert picked["seed"] == 2 and picked["selection_values"] == [1.0, 5.0, 3.0]
+    cem = [
+        {"method": "cem", "seed": s, "fresh": f, "train": 9 - f} for s, f in ((4, 6.0), (5, 7.0))
+    ]
+    assert pick_tuned(cem)["seed"] == 5
+    td = [{"method": "td", "seed": s, "train": t} for s, t in ((1, 900.0), (2, 800.0))]
+    assert pick_tuned(td)["seed"] == 1 and pick_tuned(td)["selection_values"] == [900.0, 800.0]

@@ -279,7 +279,7 @@ WRONG = [
     ("select/cem/seed1.json", _edit_json(weights=[1.0, 2.0, 3.0]),
      "holds 3 weights; evaluator cem8 takes 8"),
     ("select/cem/seed1.json", _edit_json(seed="x"), "records seed \"x\", not an integer"),
-    ("select/tuned-cem.json", _edit_json(validation_mean_scores=lambda v: v[::-1]),
+    ("select/tuned-cem.json", _edit_json(selection_values=lambda v: v[::-1]),
      "the best"),
     ("tune/cem/seed1.json", _edit_json(settings=lambda s: s | {"games": 99}),
      "records settings other than the config's for run cem (games: 99 here, 2 in the config)"),

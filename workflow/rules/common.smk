@@ -96,14 +96,9 @@ def weight_set_seed(name):
     return None if tuned is None else tuned[1]
 
 
-def run_validation(wildcards):
-    """A run's selections and their validation games, seed by seed."""
-    return {
-        "selected": expand("results/select/{r}/seed{s}.json", r=wildcards.run, s=SEEDS),
-        "games": [
-            f"results/validate/{candidate_name(wildcards.run, s)}.csv" for s in SEEDS
-        ],
-    }
+def run_selections(wildcards):
+    """A run's selections, seed by seed."""
+    return expand("results/select/{r}/seed{s}.json", r=wildcards.run, s=SEEDS)
 
 
 def transfer_weights(wildcards):

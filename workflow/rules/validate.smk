@@ -27,7 +27,7 @@ rule validate:
 
 rule pick_tuned:
     input:
-        unpack(run_validation),
+        selected=run_selections,
     output:
         tuned="results/select/tuned-{run}.json",
     log:
@@ -38,8 +38,6 @@ rule pick_tuned:
         runtime=5,
     params:
         record=lambda wildcards: study.run_record(config, wildcards.run),
-        games=config["validate"]["games"],
-        study_seed=config["study_seed"],
         engine=ENGINE,
     script:
         "../scripts/pick_tuned.py"

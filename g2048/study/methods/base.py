@@ -126,6 +126,12 @@ class Method:
         """The one number of a candidate's value that tables show (`judged_by`)."""
         return float(value)
 
+    def selection_value(self, selected: dict) -> float:
+        """What a seed's selection is worth when the run's pick is chosen among its seeds: its
+        value on the run's selection games (`fresh`, played with the agent and depth the run
+        was tuned with), never on the test games that report it."""
+        return self.headline(selected["fresh"])
+
     def select(self, tuned: dict) -> dict:
         """What a run's selection offers beyond its name: `evaluator`, `weights` and the
         method's extras (see `stages.select`)."""

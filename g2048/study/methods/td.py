@@ -170,7 +170,7 @@ class TD(Method):
             default=1,
         ),
     }
-    result_keys = ("network", "network_sha256", "games")
+    result_keys = ("network", "network_sha256", "games", "train")
     history_columns = tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS)
     figure = "learning"
     own_section = True
@@ -180,8 +180,14 @@ class TD(Method):
         return ntuple.NAME
 
     def select(self, tuned: dict) -> dict:
-        """The run's network file."""
-        return {"evaluator": ntuple.NAME, "weights": tuned["network"]}
+        """The run's network file, with its mean score over the last block of training games
+        (`train`)."""
+        return {"evaluator": ntuple.NAME, "weights": tuned["network"], "train": tuned["train"]}
+
+    def selection_value(self, selected: dict) -> float:
+        """A network is picked among the seeds by its last block of training games (mean
+        score): self-play games, never the test games that report it."""
+        return float(selected["train"])
 
     def train(
         self,
@@ -249,6 +255,7 @@ class TD(Method):
             "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
             "games": settings["games"],
             "games_played": settings["games"],
+            "train": float(curve["mean_score"].iloc[-1]),
             "reproducible": not options["lock_free"],
         }
         return data, curve, network
