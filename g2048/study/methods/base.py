@@ -144,6 +144,24 @@ class WeightMethod(Method):
 
     # the keys of a tuning run common to every method (the rest: the method's `keys`)
     RUN_KEYS = ("name", "method", "evaluator", "agent", "games")
+    objective_class: type[GameObjective] = GameObjective  # what a candidate's games measure
+
+    def objective(
+        self, evaluator: str, agent: AgentConfig, games: int, seed: int, **settings: Any
+    ) -> GameObjective:
+        """The objective a run with optimiser seed `seed` plays its games through (`settings`:
+        the objective's; its games' purpose is the run's name, by default the method's)."""
+        settings.setdefault("run", self.name)
+        return self.objective_class(evaluator, agent, games, run_seed=seed, **settings)
+
+    def steps(self, settings: dict) -> int:
+        """The tuner's steps (generations, iterations) in a run of these settings."""
+        raise NotImplementedError
+
+    def common_settings(self, settings: dict) -> dict:
+        """The settings of a `tune.runs` entry that every method's search takes the same way
+        (max_moves, fresh_seeds, reevaluate, ...): neither the run's keys nor the method's."""
+        return {k: v for k, v in settings.items() if k not in (*self.RUN_KEYS, *self.keys)}
 
     def training_games(self, settings: dict) -> int:
         """The games a run of these settings plays in training: its budget, equal among the
@@ -191,7 +209,7 @@ class WeightMethod(Method):
         optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
         for JSON, per-step history). With `checkpoint` (a file), a killed run resumes from its
         last finished step to the result an uninterrupted run gives."""
-        common = {k: v for k, v in settings.items() if k not in (*self.RUN_KEYS, *self.keys)}
+        common = self.common_settings(settings)
         tuned = self.search(
             settings["evaluator"],
             agent=AgentConfig(**settings["agent"]),

@@ -17,7 +17,7 @@ from g2048.study.methods.unitbox import (
     UnitBoxMethod,
     iteration_lines,
 )
-from g2048.study.objectives import SEED003_AGENT, CEMObjective
+from g2048.study.objectives import SEED003_AGENT
 from g2048.tuning import cem
 from g2048.tuning.cem import elite_count
 
@@ -77,7 +77,7 @@ class CEM(UnitBoxMethod):
         `seed`; the game seeds from `study_seed` and the run. `progress` gets one line per
         iteration.
         """
-        objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+        objective = self.objective(evaluator, agent, games, seed, **settings)
         box = UnitBox(objective)
         result = cem.run(
             box.evaluate,

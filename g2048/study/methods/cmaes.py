@@ -17,7 +17,7 @@ from g2048.study.methods.unitbox import (
     UnitBoxMethod,
     iteration_lines,
 )
-from g2048.study.objectives import SEED003_AGENT, CEMObjective
+from g2048.study.objectives import SEED003_AGENT
 from g2048.tuning import cmaes
 
 
@@ -66,8 +66,7 @@ class CMAES(UnitBoxMethod):
         as many of the elite as CEM's at the same population (`candidates`) play that many
         fresh games each.
         """
-        settings.setdefault("run", self.name)
-        objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+        objective = self.objective(evaluator, agent, games, seed, **settings)
         box = UnitBox(objective)
         spec = {"population": population, "evaluator": evaluator}
         result = cmaes.run(

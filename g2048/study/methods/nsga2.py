@@ -39,6 +39,11 @@ class NSGA2(WeightMethod):
     history_columns = ("generation", "evaluations", "hypervolume")
     figure = "fronts"
 
+    objective_class = NSGA2Objective
+
+    def steps(self, settings: dict) -> int:
+        return settings["generations"] + 1  # the initial population, then each generation
+
     def training_games(self, settings: dict) -> int:
         return settings["pop_size"] * (settings["generations"] + 1) * settings["games"]
 
@@ -78,7 +83,7 @@ class NSGA2(WeightMethod):
         generation; its hv is that of the normalised front, in [0, 1] while scores stay below
         SCORE_SCALE.
         """
-        objective = NSGA2Objective(evaluator, agent, games, run_seed=seed, **settings)
+        objective = self.objective(evaluator, agent, games, seed, **settings)
         bounds = objective.evaluator.bounds
         start = time.perf_counter()
 

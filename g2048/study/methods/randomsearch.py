@@ -16,7 +16,7 @@ from g2048.study.methods.unitbox import (
     UnitBoxMethod,
     iteration_lines,
 )
-from g2048.study.objectives import SEED003_AGENT, CEMObjective
+from g2048.study.objectives import SEED003_AGENT
 from g2048.tuning import random_search
 
 
@@ -58,8 +58,7 @@ class RandomSearch(UnitBoxMethod):
         (its final mean and elite): equal runs play equal games. The result's best_x and
         archive are in weights.
         """
-        settings.setdefault("run", self.name)
-        objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
+        objective = self.objective(evaluator, agent, games, seed, **settings)
         box = UnitBox(objective)
         result = random_search.run(
             box.evaluate,

@@ -120,8 +120,13 @@ class UnitBoxMethod(WeightMethod):
         population play equal selection games."""
         return 1 + elite_count(self.population(settings))
 
+    objective_class = CEMObjective
+
+    def steps(self, settings: dict) -> int:
+        return settings["iterations"]
+
     def training_games(self, settings: dict) -> int:
-        return self.population(settings) * settings["iterations"] * settings["games"]
+        return self.population(settings) * self.steps(settings) * settings["games"]
 
     def selection_games(self, settings: dict) -> int:
         return self.candidates(settings) * (settings["games"] + settings.get("reevaluate", 0))

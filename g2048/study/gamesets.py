@@ -1,0 +1,63 @@
+"""The study's three sets of games, as seeds: training (every tuning step's and every training
+game), selection (each run's re-evaluation, on which its choices are made) and test (validation,
+the depth transfer and the benchmark, which every reported number comes from). They must be
+disjoint: no reported number comes from a game on which a choice was made."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from g2048.agents import AgentConfig
+from g2048.engine.rng import game_seeds
+from g2048.study.config import run_method, run_names, run_settings
+from g2048.study.methods import WeightMethod
+from g2048.study.naming import BENCHMARK_PURPOSE, VALIDATE_PURPOSE, tuning_purpose
+
+SETS = ("training", "selection", "test")
+
+
+def game_sets(config: dict) -> dict[str, dict[str, np.ndarray]]:
+    """For each set, the seeds each of its purposes plays (purpose -> seeds) in a validated
+    study config."""
+    sets: dict[str, dict[str, np.ndarray]] = {name: {} for name in SETS}
+    study_seed = config["study_seed"]
+    for run in run_names(config):
+        method, settings = run_method(config, run), run_settings(config, run)
+        for seed in config["tune"]["seeds"]:
+            if not isinstance(method, WeightMethod):  # a network's self-play games
+                purpose = tuning_purpose(method.name, seed)
+                sets["training"][purpose] = game_seeds(study_seed, purpose, settings["games"])
+                continue
+            common = method.common_settings(settings)
+            reevaluate = common.pop("reevaluate")
+            objective = method.objective(
+                settings["evaluator"],
+                AgentConfig(**settings["agent"]),
+                settings["games"],
+                seed,
+                run=run,
+                study_seed=study_seed,
+                **common,
+            )
+            for step in range(method.steps(settings)):
+                sets["training"][f"{run}-s{seed} step {step}"] = objective.seeds(step)
+            sets["selection"][f"{run}-s{seed}"] = objective.fresh_seeds_of(reevaluate)
+    sets["test"][VALIDATE_PURPOSE] = game_seeds(
+        study_seed, VALIDATE_PURPOSE, config["validate"]["games"]
+    )
+    most = max(entry["games"] for entry in config["benchmark"]["entries"])
+    sets["test"][BENCHMARK_PURPOSE] = game_seeds(study_seed, BENCHMARK_PURPOSE, most)
+    return sets
+
+
+def overlaps(sets: dict[str, dict[str, np.ndarray]]) -> list[str]:
+    """Every pair of sets that share a seed, named with a purpose of each side."""
+    found = []
+    for i, a in enumerate(SETS):
+        for b in SETS[i + 1 :]:
+            seen = {int(s): p for p, seeds in sets[a].items() for s in seeds}
+            for purpose, seeds in sets[b].items():
+                shared = [int(s) for s in seeds if int(s) in seen]
+                if shared:
+                    found.append(f"{a} ({seen[shared[0]]}) and {b} ({purpose})")
+    return found
