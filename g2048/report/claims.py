@@ -19,12 +19,11 @@ from dataclasses import dataclass
 import pandas as pd
 
 from g2048.agents import AgentConfig
-from g2048.report.stats import holm, median_ci, paired_difference
+from g2048.report.stats import ALPHA, holm, median_ci, paired_difference
 from g2048.report.tables import common_games, moves_gain, number
 
 REL_TOLERANCE = 0.25  # a claim "about V" is held inside V +- 25% ...
 RATE_FLOOR = 0.02  # ... and, for a rate, at least +- 0.02 (so that "~0%" has a band)
-ALPHA = 0.05
 
 RULE = (
     "How to read the verdicts. A claim about a value V has the tolerance band V +- 25% "

@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from g2048.report.claims import ALPHA
-from g2048.report.stats import holm
+from g2048.report.stats import ALPHA, POWER, holm
 from g2048.report.tables import number
 
 T_MEAN = "95% t interval over the games"
@@ -108,7 +107,7 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
             f"over the seeds; the seeds' own means {m.seed_scores})"
         )
         if isinstance(m.get("baseline"), str):
-            verdict = _direction(m.diff_vs_baseline, m.holm_pvalue, "above", "below")
+            verdict = _direction(m.diff_vs_baseline, m.holm_pvalue, "above", "below", m.mdd)
             text += (
                 f"; against `{m.baseline}` {_signed(m.diff_vs_baseline, m.diff_low, m.diff_high)}"
                 f" per seed, {verdict} (one-sample t over seeds, Holm p {_p(m.holm_pvalue)})"
@@ -125,13 +124,28 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
             f"(Holm p {_p(r.holm_pvalue)})"
             for _, r in differ.iterrows()
         ]
-        out.append(text + (": " + "; ".join(details) if details else "") + ".")
+        alike = pairs[~(pairs.holm_pvalue < ALPHA)]
+        same = [
+            f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)}, "
+            f"{_undetected(r.mdd)}"
+            for _, r in alike.iterrows()
+        ]
+        text += ": " + "; ".join(details) if details else ""
+        text += (". No clear difference: " + "; ".join(same)) if same else ""
+        out.append(text + ".")
     return out
 
 
-def _direction(diff: float, p: float, higher: str, lower: str) -> str:
+def _undetected(mdd: float) -> str:
+    """What a "no clear difference" could have found: its smallest detectable difference."""
+    if not np.isfinite(mdd):
+        return "no test could be made"
+    return f"a difference of {mdd:,.0f} or more would have been found with {POWER:.0%} power"
+
+
+def _direction(diff: float, p: float, higher: str, lower: str, mdd: float) -> str:
     if not p < ALPHA:
-        return "no clear difference"
+        return f"no clear difference ({_undetected(mdd)})"
     return higher if diff > 0 else lower
 
 
@@ -170,7 +184,9 @@ def learned_findings(learned: pd.DataFrame) -> list[str]:
     """The network against each heuristic played by the same agent."""
     out = []
     for _, r in learned.iterrows():
-        verdict = _direction(r["diff"], r.holm_pvalue, "the network higher", "the network lower")
+        verdict = _direction(
+            r["diff"], r.holm_pvalue, "the network higher", "the network lower", r.mdd
+        )
         timed = " (a timed row: reproducible only up to timing)" if r.timed else ""
         out.append(
             f"`{r.network}` against `{r.heuristic}` on {r.games} common games: "
@@ -249,7 +265,9 @@ def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
         "names the interval or test behind it. Intervals are 95% and not adjusted for "
         "multiplicity; p-values of a table are Holm-corrected over its rows, so an interval "
         "can exclude 0 where the corrected p-value does not separate the two; "
-        f'"no clear difference" means Holm p >= {ALPHA:g}.',
+        f'"no clear difference" means Holm p >= {ALPHA:g}, and comes with the smallest '
+        f"difference its test would have found with {POWER:.0%} power at level {ALPHA:g} / m, "
+        "m the comparisons of its table (the `mdd` column).",
     ]
     for title, name in SECTIONS:
         if name not in tables:

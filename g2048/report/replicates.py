@@ -87,6 +87,8 @@ def method_table(
                 "diff_low": gain["low"],
                 "diff_high": gain["high"],
                 "t_pvalue": gain["t_pvalue"],
+                "se": gain["se"],
+                "df": gain["df"],
             }
         rows.append(row)
     return with_holm(rows)
@@ -96,16 +98,24 @@ def _welch(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, float
     """Mean a - b with Welch's interval and two-sided p-value (NaN with fewer than 2 each)."""
     diff = float(a.mean() - b.mean())
     if a.size < 2 or b.size < 2:
-        return {"mean": diff, "low": math.nan, "high": math.nan, "t_pvalue": math.nan}
+        nan = math.nan
+        return {"mean": diff, "low": nan, "high": nan, "t_pvalue": nan, "se": nan, "df": nan}
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
     se = math.sqrt(va + vb)
     if se == 0:
         p = 1.0 if diff == 0 else 0.0
-        return {"mean": diff, "low": diff, "high": diff, "t_pvalue": p}
+        return {"mean": diff, "low": diff, "high": diff, "t_pvalue": p, "se": 0.0, "df": math.inf}
     df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
     half = float(stats.t.ppf(0.5 + level / 2, df)) * se
     p = float(2 * stats.t.sf(abs(diff) / se, df))
-    return {"mean": diff, "low": diff - half, "high": diff + half, "t_pvalue": p}
+    return {
+        "mean": diff,
+        "low": diff - half,
+        "high": diff + half,
+        "t_pvalue": p,
+        "se": se,
+        "df": df,
+    }
 
 
 def method_pairs(games: dict[str, pd.DataFrame], runs: list[TunedRun]) -> pd.DataFrame:
@@ -128,10 +138,13 @@ def method_pairs(games: dict[str, pd.DataFrame], runs: list[TunedRun]) -> pd.Dat
                 "diff_low": d["low"],
                 "diff_high": d["high"],
                 "t_pvalue": d["t_pvalue"],
+                "se": d["se"],
+                "df": d["df"],
             }
         )
     columns = ["evaluator", "run", "versus", "diff", "diff_low", "diff_high", "t_pvalue"]
-    return with_holm(rows) if rows else with_holm([]).reindex(columns=[*columns, "holm_pvalue"])
+    empty = with_holm([]).reindex(columns=[*columns, "holm_pvalue", "mdd"])
+    return with_holm(rows) if rows else empty
 
 
 def tuned_runs(config: dict) -> list[dict]:

@@ -90,9 +90,24 @@ def reach_rates(
     return pd.DataFrame(rows, columns=["tile", "reached", "games", "rate", "low", "high"])
 
 
+ALPHA = 0.05  # the level of every test of the study (Holm-corrected within each family)
+POWER = 0.8  # the power at which a comparison's smallest detectable difference is stated
+
+
+def detectable_difference(se: float, df: float, alpha: float, power: float = POWER) -> float:
+    """The smallest true difference a two-sided t-test at level `alpha` finds with probability
+    `power`, given the standard error `se` of the difference and its degrees of freedom `df`:
+    (t_{1 - alpha/2} + t_{power}) x se (the usual normal-approximation formula with t
+    quantiles). NaN where the test has no error estimate."""
+    if not (se >= 0 and df > 0) or not 0 < alpha < 1:
+        return math.nan
+    return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * se)
+
+
 def paired_difference(a: object, b: object, level: float = 0.95) -> dict[str, float]:
     """Mean of a - b over paired samples (same seeds): n, mean, low, high (t interval),
-    t_pvalue (paired t-test) and wilcoxon_pvalue (signed-rank test), both two-sided.
+    t_pvalue (paired t-test) and wilcoxon_pvalue (signed-rank test), both two-sided, and the
+    t-test's standard error `se` and degrees of freedom `df` (NaN with one pair).
 
     When every difference is 0 both p-values are 1 (no evidence of a difference); when all
     differences are equal but not 0 the t-test gives 0.
@@ -119,6 +134,8 @@ def paired_difference(a: object, b: object, level: float = 0.95) -> dict[str, fl
         "high": high,
         "t_pvalue": t_p,
         "wilcoxon_pvalue": w_p,
+        "se": float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan,
+        "df": float(d.size - 1) if d.size > 1 else math.nan,
     }
 
 

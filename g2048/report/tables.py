@@ -11,7 +11,14 @@ import pandas as pd
 
 from g2048.agents import AUTO, MONTECARLO, AgentConfig
 from g2048.agents.rollout import POLICIES, RANDOM_POLICY
-from g2048.report.stats import THRESHOLDS, holm, paired_difference, summarize
+from g2048.report.stats import (
+    ALPHA,
+    THRESHOLDS,
+    detectable_difference,
+    holm,
+    paired_difference,
+    summarize,
+)
 from g2048.study.methods import get_method
 from g2048.study.naming import OBJECTIVE_NAMES
 
@@ -122,21 +129,34 @@ def _versus(name: str, df: pd.DataFrame, base: pd.DataFrame) -> dict[str, float]
         "diff_high": d["high"],
         "t_pvalue": d["t_pvalue"],
         "wilcoxon_pvalue": d["wilcoxon_pvalue"],
+        "se": d["se"],
+        "df": d["df"],
     }
 
 
 def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     """The rows as a table with `holm_pvalue`: their t-test p-values Holm-corrected over the
     table's comparisons (a row that compares nothing has none and does not count), or, given a
-    `family` column, over the comparisons of each of its values apart."""
+    `family` column, over the comparisons of each of its values apart; and `mdd`, each test's
+    smallest detectable difference (80% power) at level ALPHA / m, m the comparisons of its
+    family (the level of Holm's first step, so a true difference of `mdd` is found at least
+    that often), from the test's standard error `se` and degrees of freedom `df`, which rows
+    give and the table drops."""
     table = pd.DataFrame(rows)
     if "t_pvalue" not in table:
         table["t_pvalue"] = np.nan
     table["holm_pvalue"] = np.nan
+    table["mdd"] = np.nan
     groups = table.groupby(family).groups.values() if family in table else [table.index]
     for index in groups:
         table.loc[index, "holm_pvalue"] = holm(table.loc[index, "t_pvalue"])
-    return table
+        if "se" in table:
+            m = int(table.loc[index, "t_pvalue"].notna().sum())
+            table.loc[index, "mdd"] = [
+                detectable_difference(se, df, ALPHA / m) if m else np.nan
+                for se, df in zip(table.loc[index, "se"], table.loc[index, "df"], strict=True)
+            ]
+    return table.drop(columns=["se", "df"], errors="ignore")
 
 
 def holm_note(
@@ -219,6 +239,8 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
                 "diff_high": d["high"],
                 "t_pvalue": d["t_pvalue"],
                 "wilcoxon_pvalue": d["wilcoxon_pvalue"],
+                "se": d["se"],
+                "df": d["df"],
                 "network_reach_2048": float((a["max_tile"] >= 2048).mean()),
                 "heuristic_reach_2048": float((b["max_tile"] >= 2048).mean()),
                 "timed": bool(a["timed"].any() or b["timed"].any()),

@@ -72,20 +72,21 @@ METHODS = pd.DataFrame(
         {"run": "cem", "method": "CEM", "evaluator": "cem8", "seeds": 5,
          "seed_scores": "1 2 3 4 5", "score_mean": 12000.0, "score_low": 11000.0,
          "score_high": 13000.0, "baseline": "cem-prior", "diff_vs_baseline": 2500.0,
-         "diff_low": 1500.0, "diff_high": 3500.0, "holm_pvalue": 0.004},
+         "diff_low": 1500.0, "diff_high": 3500.0, "holm_pvalue": 0.004, "mdd": 1800.0},
         {"run": "cmaes", "method": "CMA-ES", "evaluator": "cem8", "seeds": 5,
          "seed_scores": "1 2 3 4 5", "score_mean": 10000.0, "score_low": 8000.0,
          "score_high": 12000.0, "baseline": "cem-prior", "diff_vs_baseline": 500.0,
-         "diff_low": -1500.0, "diff_high": 2500.0, "holm_pvalue": 0.4},
+         "diff_low": -1500.0, "diff_high": 2500.0, "holm_pvalue": 0.4, "mdd": 3600.0},
         {"run": "td", "method": "TD", "evaluator": "ntuple", "seeds": 5,
          "seed_scores": "1 2 3 4 5", "score_mean": 30000.0, "score_low": 29000.0,
          "score_high": 31000.0, "baseline": float("nan"), "diff_vs_baseline": float("nan"),
-         "diff_low": float("nan"), "diff_high": float("nan"), "holm_pvalue": float("nan")},
+         "diff_low": float("nan"), "diff_high": float("nan"), "holm_pvalue": float("nan"),
+         "mdd": float("nan")},
     ]
 )  # fmt: skip
 PAIRS = pd.DataFrame(
     [{"evaluator": "cem8", "run": "cem", "versus": "cmaes", "diff": 2000.0, "diff_low": -100.0,
-      "diff_high": 4100.0, "t_pvalue": 0.06, "holm_pvalue": 0.06}]
+      "diff_high": 4100.0, "t_pvalue": 0.06, "holm_pvalue": 0.06, "mdd": 5900.0}]
 )  # fmt: skip
 
 
@@ -93,11 +94,19 @@ def test_method_findings_read_direction_from_the_holm_p_value() -> None:
     cem, cmaes, td, pairs = method_findings(METHODS, PAIRS)
     assert "against `cem-prior` +2,500 [+1,500, +3,500] per seed, above" in cem
     assert "Holm p = 0.004" in cem and "the seeds' own means 1 2 3 4 5" in cem
-    assert "no clear difference (one-sample t over seeds, Holm p = 0.4)" in cmaes
+    assert (
+        "no clear difference (a difference of 3,600 or more would have been found with 80% "
+        "power) (one-sample t over seeds, Holm p = 0.4)"
+    ) in cmaes
     assert "against" not in td  # no baseline for the network
     assert pairs.startswith("Of 1 pairs of runs that tune the same evaluator, 0 differ")
+    assert pairs.endswith(
+        "No clear difference: `cem` - `cmaes` +2,000 [-100, +4,100], a difference of 5,900 or "
+        "more would have been found with 80% power."
+    )
     significant = method_findings(METHODS, PAIRS.assign(holm_pvalue=0.01))[-1]
     assert "1 differ" in significant and "`cem` - `cmaes` +2,000 [-100, +4,100]" in significant
+    assert "No clear difference" not in significant
 
 
 def test_overfitting_counts_picks_that_scored_lower_on_fresh_seeds() -> None:
@@ -118,7 +127,7 @@ def test_learned_and_transfer_findings_follow_their_tables() -> None:
     learned = pd.DataFrame(
         [{"network": "net-d1", "heuristic": "greedy", "games": 50, "network_score": 30000.0,
           "heuristic_score": 4000.0, "diff": 26000.0, "diff_low": 25000.0,
-          "diff_high": 27000.0, "holm_pvalue": 1e-9, "timed": False}]
+          "diff_high": 27000.0, "holm_pvalue": 1e-9, "timed": False, "mdd": 900.0}]
     )  # fmt: skip
     (found,) = learned_findings(learned)
     assert "+26,000 [+25,000, +27,000], the network higher" in found
