@@ -96,10 +96,64 @@ def _welch_p(a: pd.Series, b: pd.Series) -> float:
     return float(test.pvalue)
 
 
-def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
-    """Each tuning run over its seeds against its evaluator's baseline, then the pairs of runs
-    of one evaluator that differ."""
+def _verdicts(diffs: pd.Series, pvalues: pd.Series) -> list[str]:
+    """'higher', 'lower' or 'no clear difference' for each comparison, by its Holm p-value."""
+    return [
+        "no clear difference" if not p < ALPHA else "higher" if d > 0 else "lower"
+        for d, p in zip(diffs, pvalues, strict=True)
+    ]
+
+
+def _counted(verdicts: list[str], mdds: list[float]) -> str:
+    """How many comparisons went each way; beside 'no clear difference', the largest of their
+    smallest detectable differences."""
+    parts = []
+    for verdict in ("higher", "lower", "no clear difference"):
+        n = verdicts.count(verdict)
+        if verdict == "no clear difference" and n:
+            worst = max(m for v, m in zip(verdicts, mdds, strict=True) if v == verdict)
+            verdict += f" (it would have found differences of {worst:,.0f} points or more)"
+        parts.append(f"{n} {verdict}")
+    return ", ".join(parts)
+
+
+def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    """The tuning question answered in two sentences, from the same tests as the rows below:
+    the tuned runs against their evaluator's hand-set or published baseline, and the tuners
+    against the control (random search at the same budget) on the same evaluator."""
+    control = (
+        methods["control"].astype(bool)
+        if "control" in methods
+        else pd.Series(False, index=methods.index)
+    )
+    tuned = methods[~control & methods["baseline"].apply(lambda b: isinstance(b, str))]
     out = []
+    if len(tuned):
+        verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
+        out.append(
+            f"**The answer.** Against their evaluator's baseline, on test games with seeds as "
+            f"replicates, the {len(tuned)} tuned runs scored: "
+            f"{_counted(verdicts, list(tuned.mdd))} (one-sample t over seeds, Holm over the "
+            "runs; the rows below)."
+        )
+    controls = set(methods.run[control])
+    versus = pairs[pairs.run.isin(controls) != pairs.versus.isin(controls)]
+    if len(versus):
+        sign = np.where(versus.versus.isin(controls), 1.0, -1.0)  # tuner - control
+        verdicts = _verdicts(versus["diff"] * sign, versus.holm_pvalue)
+        out.append(
+            f"Against random search at the same budget, the control every tuner must beat, "
+            f"the {len(versus)} tuners scored: {_counted(verdicts, list(versus.mdd))} "
+            "(Welch's t over seeds, Holm over the pairs of runs)."
+        )
+    return out
+
+
+def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    """The answer (`tuning_answer`), then each tuning run over its seeds against its
+    evaluator's baseline, then the pairs of runs of one evaluator that differ, and those that
+    do not, with what they could have found."""
+    out = tuning_answer(methods, pairs)
     for _, m in methods.iterrows():
         text = (
             f"{m.method} (`{m.run}`, {m.evaluator}) over {m.seeds} seeds scores "

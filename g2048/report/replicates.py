@@ -29,12 +29,13 @@ from g2048.study.naming import candidate_name
 @dataclass(frozen=True)
 class TunedRun:
     """A tuning run as the comparison sees it: its name, its method's label, the evaluator whose
-    weights it tunes, and its seeds."""
+    weights it tunes, its seeds, and whether its method is the control every tuner must beat."""
 
     name: str
     label: str
     evaluator: str
     seeds: tuple[int, ...] | list[int]
+    control: bool = False
 
 
 def _seed_games(games: dict[str, pd.DataFrame], run: TunedRun) -> list[pd.DataFrame]:
@@ -68,6 +69,7 @@ def method_table(
         row = {
             "run": run.name,
             "method": run.label,
+            "control": run.control,
             "evaluator": run.evaluator,
             "seeds": len(run.seeds),
             "games_per_seed": len(games[candidate_name(run.name, run.seeds[0])]),
@@ -153,6 +155,7 @@ def tuned_runs(config: dict) -> list[dict]:
         {
             "name": run,
             "label": run_method(config, run).label,
+            "control": run_method(config, run).control,
             "evaluator": tuned_evaluator(config, run),
             "seeds": list(config["tune"]["seeds"]),
         }

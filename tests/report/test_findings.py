@@ -11,6 +11,7 @@ from g2048.report.findings import (
     overfitting_findings,
     search_findings,
     transfer_findings,
+    tuning_answer,
 )
 
 
@@ -91,7 +92,13 @@ PAIRS = pd.DataFrame(
 
 
 def test_method_findings_read_direction_from_the_holm_p_value() -> None:
-    cem, cmaes, td, pairs = method_findings(METHODS, PAIRS)
+    answer, cem, cmaes, td, pairs = method_findings(METHODS, PAIRS)
+    assert answer == (
+        "**The answer.** Against their evaluator's baseline, on test games with seeds as "
+        "replicates, the 2 tuned runs scored: 1 higher, 0 lower, 1 no clear difference (it "
+        "would have found differences of 3,600 points or more) (one-sample t over seeds, Holm "
+        "over the runs; the rows below)."
+    )
     assert "against `cem-prior` +2,500 [+1,500, +3,500] per seed, above" in cem
     assert "Holm p = 0.004" in cem and "the seeds' own means 1 2 3 4 5" in cem
     assert (
@@ -167,3 +174,24 @@ def test_the_page_has_a_section_per_table_it_was_given() -> None:
     assert "not adjusted for multiplicity" in page  # the intervals beside Holm p-values
     assert "## Search: strength for its cost" in page and "## Tuning methods" in page
     assert "## Depth transfer" not in page and page.endswith("made by\n")
+
+
+def test_the_answer_sets_the_tuners_against_the_control() -> None:
+    """Random search is the control: its own baseline row is not a tuned run's, and each pair
+    of a tuner and the control is read as tuner - control, whichever side it stands on."""
+    control = METHODS.iloc[[1]].assign(run="random", method="random search", control=True)
+    methods = pd.concat([METHODS.assign(control=False), control], ignore_index=True)
+    pairs = pd.DataFrame(
+        [{"evaluator": "cem8", "run": "cem", "versus": "random", "diff": 900.0, "diff_low": 1.0,
+          "diff_high": 2.0, "t_pvalue": 0.01, "holm_pvalue": 0.02, "mdd": 700.0},
+         {"evaluator": "cem8", "run": "random", "versus": "cmaes", "diff": 800.0,
+          "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.01, "holm_pvalue": 0.03, "mdd": 650.0},
+         {"evaluator": "cem8", "run": "cem", "versus": "cmaes", "diff": 100.0, "diff_low": 1.0,
+          "diff_high": 2.0, "t_pvalue": 0.5, "holm_pvalue": 0.5, "mdd": 600.0}]
+    )  # fmt: skip
+    baseline, versus = tuning_answer(methods, pairs)
+    assert "the 2 tuned runs scored: 1 higher, 0 lower, 1 no clear difference" in baseline
+    assert versus.startswith(
+        "Against random search at the same budget, the control every tuner must beat, the 2 "
+        "tuners scored: 1 higher, 1 lower, 0 no clear difference (Welch's t"
+    )

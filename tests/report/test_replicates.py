@@ -92,10 +92,11 @@ def test_the_shipped_config_compares_every_run_with_its_evaluators_baseline() ->
     assert runs["cem"] == {
         "name": "cem",
         "label": "CEM",
+        "control": False,
         "evaluator": "cem8",
         "seeds": config["tune"]["seeds"],
     }
-    assert runs["td"]["evaluator"] == "ntuple"
+    assert runs["random-search"]["control"] and runs["td"]["evaluator"] == "ntuple"
     assert evaluator_baselines(config) == {
         "classic4": "hand-classic4",
         "nsga4": "equal-nsga4",

@@ -93,6 +93,7 @@ class Method:
     history_columns: tuple[str, ...] = ()
     figure: str = "progress"
     own_section: bool = False
+    control: bool = False  # the method every tuner must beat at the same budget (random search)
     trains_network: bool = False  # its weight sets are network files, not weight vectors
 
     def __repr__(self) -> str:

@@ -29,6 +29,7 @@ class RandomSearch(UnitBoxMethod):
         "iterations": ITERATIONS,
         "fitness": FITNESS,
     }
+    control = True
     result_keys = ("best_x", "best_f", "archive", "archive_f")
     history_columns = ("iteration", "evaluations", "best_f", "mean_f")
 
