@@ -201,7 +201,7 @@ def _plan(args: argparse.Namespace) -> int:
         where = f"on {args.cores} core{'s' if args.cores > 1 else ''}"
         how = f"{overhead:g} s of Snakemake's own time added to each job" if overhead else ""
     print(f"PREDICTED, not measured: the study of {args.configfile} {where},")
-    print(f"from the job times its last run recorded (benchmarks/){'; ' + how if how else ''}.")
+    print("from the job times its last run recorded (benchmarks/)" + (f";\n{how}." if how else "."))
     recorded_count = len(jobs) - sum(times.estimated.values()) - len(times.untimed)
     rows = [
         ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
@@ -214,10 +214,14 @@ def _plan(args: argparse.Namespace) -> int:
     if times.untimed:
         rules = sorted({by_id[j].rule for j in times.untimed})
         rows.append(("untimed (0 s)", f"{len(times.untimed)} job(s) of rule {', '.join(rules)}"))
+    # the jobs' own times on their threads (capped at the cores): queueing holds no core
+    core_seconds = sum(
+        times.seconds[j] * min(threads[j], args.cores or threads[j]) for j in times.seconds
+    )
     busy = ""
     if not cluster and schedule.wall > 0:
-        busy = f", the cores busy {schedule.core_seconds / (args.cores * schedule.wall):.0%}"
-    rows.append(("total core-seconds", f"{schedule.core_seconds:.0f}{busy}"))
+        busy = f", the cores busy {core_seconds / (args.cores * schedule.wall):.0%}"
+    rows.append(("total core-seconds", f"{core_seconds:.0f}{busy}"))
     if schedule.capped:
         rows.append(("capped", f"{len(schedule.capped)} job(s) asked for more than the cores"))
     crit = schedule.critical_path
@@ -231,9 +235,12 @@ def _plan(args: argparse.Namespace) -> int:
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"  {name:<{width}}  {value}")
-    print(f"  {'start':>9}  {'seconds':>9}  job on the critical path (predicted)")
+    extra = f" (seconds: the job's own, then the {overhead:g} s added)" if overhead else ""
+    print(f"  {'start':>9}  {'seconds':>9}  job on the critical path, predicted{extra}")
     for j in crit:
-        print(f"  {schedule.start[j]:9.1f}  {seconds[j]:9.1f}  {by_id[j].name}")
+        added = seconds[j] - times.seconds[j]
+        own = f"{times.seconds[j]:9.1f}" + (f" + {added:g}" if added else "")
+        print(f"  {schedule.start[j]:9.1f}  {own:<{14 if overhead else 9}}  {by_id[j].name}")
     if cluster:
         for job in jobs:
             limit = job.resources.get("runtime", "")

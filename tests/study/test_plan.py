@@ -274,7 +274,14 @@ def test_plan_on_a_cluster(study: Path, capsys: pytest.CaptureFixture) -> None:
     # critical path, 40 + 2 s
     assert "on a SLURM cluster through profiles/slurm,\n" in captured.out
     assert "predicted wall time  42.0 s (42 s)" in captured.out
-    assert "total core-seconds   322\n" in captured.out  # 2 x 40 s x 4 threads (profile) + 2
+    assert "every job on its own allocation, 30 s of queue and submission each" in captured.out
+    # 2 x 10 s x 4 threads (the profile's) + 2 s: the queueing holds no core
+    assert "total core-seconds   82\n" in captured.out
+    assert captured.out.splitlines()[-3:] == [
+        "        0.0       10.0 + 30  make name=a",
+        "       40.0        2.0       merge",
+        "       42.0        0.0       all",
+    ]
     assert captured.err == ""
     assert main(["plan", "--cluster", "--overhead", "20000"]) == 0
     err = capsys.readouterr().err.splitlines()
