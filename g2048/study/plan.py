@@ -2,19 +2,23 @@
 
 The study's jobs come from Snakemake itself: a dry run of every job (`snakemake -n --forceall`,
 the config given), which prints each job's rule, wildcards, threads, input and output files,
-benchmark file and resources, without running anything (`parse_dry_run`). A job waits for the
-jobs that write its input files (`dependencies`). Its time is what its benchmark file (the `s`
-column of the TSV Snakemake writes for every rule with a `benchmark:` directive) recorded in the
-last run of that job; a job without a record is given the mean of its rule's recorded jobs, and
-a rule without any recorded job is refused (`job_times`). The jobs are then list-scheduled on
-the cores (`schedule`): whenever cores are free, the ready jobs are started in order of their
-longest remaining path (their own time plus the longest chain of jobs waiting on them), each
-taking its `threads` cores, never more than N at once; a job asking for more than N is capped
-at N with its recorded time kept (what Snakemake does with its threads; the time is then a lower
-bound). With no bound on the cores (a cluster: every job its own allocation) the wall time is
-the critical path's.
+benchmark file and resources, without running anything (`parse_dry_run`). Of Snakemake 9's other
+views of the DAG, `--d3dag` and `--dag` name neither a job's threads nor its benchmark file
+(nor, in --d3dag, its wildcards), and its Python API keeps the jobs in internals; the dry run's
+listing is what users read, and `parse_dry_run` checks it against the run's own job count. A job
+waits for the jobs that write its input files (`dependencies`). Its time is what its benchmark
+file (the `s` column of the TSV Snakemake writes for every rule with a `benchmark:` directive)
+recorded in the last run of that job; a job without a record is given the mean of its rule's
+recorded jobs, and a rule without any recorded job is refused (`job_times`). The jobs are then
+list-scheduled on the cores (`schedule`): whenever cores are free, the ready jobs are started in
+order of their longest remaining path (their own time plus the longest chain of jobs waiting on
+them), each taking its `threads` cores, never more than N at once; a job asking for more than N
+is capped at N with its recorded time kept (what Snakemake does with its threads; the time is
+then a lower bound). With no bound on the cores (a cluster: every job its own allocation) the
+wall time is the critical path's.
 
-Everything here but `dry_run` and `read_seconds` is a pure function of its arguments.
+Everything here but `dry_run` and the readers of files (`read_seconds`, `workflow_source`,
+`profile_threads`) is a pure function of its arguments.
 """
 
 from __future__ import annotations
