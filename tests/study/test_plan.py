@@ -332,3 +332,21 @@ def test_snakemakes_own_dry_run_of_the_smoke_study_reads_whole(tmp_path: Path) -
     rules_before = {job.rule for job in jobs if job.jobid in deps[table.jobid]}
     assert {"tune", "train"} <= rules_before
     assert max(job.threads for job in jobs) == 2  # the timed shards take every core
+
+
+def test_the_dry_run_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+
+    def run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess:
+        seen.append(command)
+        failed = "--cores" not in command
+        return subprocess.CompletedProcess(command, int(failed), "listing\n", "a\nb\nc\nd\ne\nf\n")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    assert plan.dry_run(Path("config/smoke.yaml"), 16) == "listing\n\na\nb\nc\nd\ne\nf\n"
+    assert seen[0][1:] == [
+        "-m", "snakemake", "-n", "--forceall", "--configfile", "config/smoke.yaml", "--cores", "16",
+    ]  # fmt: skip
+    with pytest.raises(PlanError, match="^Snakemake's dry run failed: b / c / d / e / f$"):
+        plan.dry_run(Path("c.yaml"), None, Path("profiles/slurm"))
+    assert seen[1][-2:] == ["--workflow-profile", "profiles/slurm"]
