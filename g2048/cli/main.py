@@ -1,5 +1,5 @@
-"""Command line: `python -m g2048 bench | profile | check-config | digest | verify | play |
-watch`."""
+"""Command line: `python -m g2048 bench | profile | check-config | digest | verify | plan |
+train | play | watch`."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
 from g2048.evaluators.ntuple import NETWORKS, Network, save_network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
-from g2048.study import stages
+from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema
 from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
@@ -158,6 +158,98 @@ def _check_config(args: argparse.Namespace) -> int:
             print(exc, file=sys.stderr)
             return 2
         print(f"{path}: a valid study config")
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    if not args.configfile.is_file():
+        args.parser.error(f"no config file {str(args.configfile)!r}")
+    if not Path("Snakefile").is_file():
+        args.parser.error("no Snakefile here: run plan in the study's folder")
+    cluster = args.cores is None
+    overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
+    try:
+        jobs = plan.parse_dry_run(
+            plan.dry_run(args.configfile, args.cores, args.profile if cluster else None)
+        )
+        recorded = {
+            job.jobid: plan.read_seconds(Path(job.benchmark)) for job in jobs if job.benchmark
+        }
+        times = plan.job_times(jobs, recorded)
+        threads = {job.jobid: job.threads for job in jobs}
+        local: set[str] = set()
+        if cluster:
+            per_rule = plan.profile_threads(args.profile)
+            threads = {job.jobid: per_rule.get(job.rule, job.threads) for job in jobs}
+            local = plan.local_rules(plan.workflow_source())
+    except plan.PlanError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    seconds = {
+        job.jobid: times.seconds[job.jobid] + (0.0 if job.rule in local else overhead)
+        for job in jobs
+    }
+    schedule = plan.schedule(seconds, threads, plan.dependencies(jobs), args.cores)
+    by_id = {job.jobid: job for job in jobs}
+    if cluster:
+        where = f"on a SLURM cluster through {args.profile}"
+        how = (
+            f"every job on its own allocation, {overhead:g} s of queue and submission each "
+            "(none for the local rules)"
+        )
+    else:
+        where = f"on {args.cores} core{'s' if args.cores > 1 else ''}"
+        how = f"{overhead:g} s of Snakemake's own time added to each job" if overhead else ""
+    print(f"PREDICTED, not measured: the study of {args.configfile} {where},")
+    print("from the job times its last run recorded (benchmarks/)" + (f";\n{how}." if how else "."))
+    recorded_count = len(jobs) - sum(times.estimated.values()) - len(times.untimed)
+    rows = [
+        ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
+        ("jobs", f"{len(jobs)}, {recorded_count} of them with a recorded time"),
+    ]
+    if times.estimated:
+        missing = ", ".join(f"{rule} {n}" for rule, n in sorted(times.estimated.items()))
+        count = sum(times.estimated.values())
+        rows.append(("no record", f"{count} job(s), given their rule's mean: {missing}"))
+    if times.untimed:
+        rules = sorted({by_id[j].rule for j in times.untimed})
+        rows.append(("untimed (0 s)", f"{len(times.untimed)} job(s) of rule {', '.join(rules)}"))
+    # the jobs' own times on their threads (capped at the cores): queueing holds no core
+    core_seconds = sum(
+        times.seconds[j] * min(threads[j], args.cores or threads[j]) for j in times.seconds
+    )
+    busy = ""
+    if not cluster and schedule.wall > 0:
+        busy = f", the cores busy {core_seconds / (args.cores * schedule.wall):.0%}"
+    rows.append(("total core-seconds", f"{core_seconds:.0f}{busy}"))
+    if schedule.capped:
+        rows.append(("capped", f"{len(schedule.capped)} job(s) asked for more than the cores"))
+    crit = schedule.critical_path
+    rows.append(
+        (
+            "critical path",
+            f"{plan.duration(schedule.critical_seconds)} over {len(crit)} jobs (no number of "
+            "cores runs the study faster)",
+        )
+    )
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"  {name:<{width}}  {value}")
+    extra = f" (seconds: the job's own, then the {overhead:g} s added)" if overhead else ""
+    print(f"  {'start':>9}  {'seconds':>9}  job on the critical path, predicted{extra}")
+    for j in crit:
+        added = seconds[j] - times.seconds[j]
+        own = f"{times.seconds[j]:9.1f}" + (f" + {added:g}" if added else "")
+        print(f"  {schedule.start[j]:9.1f}  {own:<{14 if overhead else 9}}  {by_id[j].name}")
+    if cluster:
+        for job in jobs:
+            limit = job.resources.get("runtime", "")
+            if limit.isdigit() and seconds[job.jobid] > 60 * int(limit) and job.rule not in local:
+                print(
+                    f"warning: {job.name} is predicted to take {plan.duration(seconds[job.jobid])}"
+                    f", over its runtime limit of {limit} min: SLURM would end it",
+                    file=sys.stderr,
+                )
     return 0
 
 
@@ -518,6 +610,47 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare only the files present (a rerun of some of the jobs)",
     )
     check.set_defaults(func=_verify, parser=check)
+    planner = commands.add_parser(
+        "plan",
+        help="predict a study's wall time on N cores or a cluster from its last run's job times",
+        description="Lists the study's jobs by a Snakemake dry run of the config (nothing is "
+        "run), takes each job's time from the benchmark file its last run wrote "
+        "(benchmarks/...tsv; a job without one gets its rule's mean, a rule without any is "
+        "refused), and list-schedules them, longest remaining path first, each job on its "
+        "threads, never more than --cores at once (a job asking for more is capped, its time "
+        "kept). Prints the predicted wall time, the jobs, the total core-seconds and the "
+        "critical path. Job times are taken as recorded, on the threads that run gave them. "
+        "Run it in the study's folder.",
+    )
+    where = planner.add_mutually_exclusive_group(required=True)
+    where.add_argument("--cores", type=_bounded(int, 1), help="plan for this many cores")
+    where.add_argument(
+        "--cluster",
+        action="store_true",
+        help="plan for a SLURM cluster through --profile: every job on its own allocation, so "
+        "the critical path bounds the wall time",
+    )
+    planner.add_argument(
+        "--configfile",
+        type=Path,
+        default=Path("config/config.yaml"),
+        help="the study's config (default config/config.yaml)",
+    )
+    planner.add_argument(
+        "--profile",
+        type=Path,
+        default=Path("profiles/slurm"),
+        help="with --cluster: the workflow profile whose set-threads and runtime limits the "
+        "jobs get (default profiles/slurm)",
+    )
+    planner.add_argument(
+        "--overhead",
+        type=_bounded(float, 0),
+        help="seconds added to every job: Snakemake's own time between jobs (default 0), or "
+        "with --cluster the queue wait and submission of every job but the local rules "
+        "(default 60)",
+    )
+    planner.set_defaults(func=_plan, parser=planner)
     train = commands.add_parser(
         "train",
         help="train an n-tuple network by TD(0) self-play",

@@ -18,6 +18,8 @@ rule provenance:
         summary="results/provenance/summary.json",
     log:
         "logs/aggregate/provenance.log",
+    benchmark:
+        "benchmarks/aggregate/provenance.tsv"
     localrule: True
     resources:
         mem_mb=500,
@@ -40,6 +42,8 @@ rule table_benchmark:
         ),
     log:
         "logs/aggregate/table_benchmark.log",
+    benchmark:
+        "benchmarks/aggregate/table_benchmark.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -69,6 +73,8 @@ rule table_methods:
         ),
     log:
         "logs/aggregate/table_methods.log",
+    benchmark:
+        "benchmarks/aggregate/table_methods.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -96,6 +102,8 @@ rule table_validation:
         ),
     log:
         "logs/aggregate/table_validation.log",
+    benchmark:
+        "benchmarks/aggregate/table_validation.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -130,6 +138,8 @@ rule table_transfer:
         ),
     log:
         "logs/aggregate/table_transfer.log",
+    benchmark:
+        "benchmarks/aggregate/table_transfer.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -156,6 +166,8 @@ rule table_learned:
         ),
     log:
         "logs/aggregate/table_learned.log",
+    benchmark:
+        "benchmarks/aggregate/table_learned.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -184,6 +196,8 @@ rule table_tuning:
         ),
     log:
         "logs/aggregate/table_tuning.log",
+    benchmark:
+        "benchmarks/aggregate/table_tuning.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -209,6 +223,8 @@ rule claims:
         ),
     log:
         "logs/aggregate/claims.log",
+    benchmark:
+        "benchmarks/aggregate/claims.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -234,6 +250,8 @@ rule findings:
         report("results/findings.md", caption="../report/findings.rst", category="Findings"),
     log:
         "logs/aggregate/findings.log",
+    benchmark:
+        "benchmarks/aggregate/findings.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -272,6 +290,8 @@ rule figure_tuning:
         ),
     log:
         "logs/aggregate/figure_tuning.log",
+    benchmark:
+        "benchmarks/aggregate/figure_tuning.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -309,6 +329,8 @@ rule figure_results:
         ),
     log:
         "logs/aggregate/figure_results.log",
+    benchmark:
+        "benchmarks/aggregate/figure_results.tsv"
     localrule: True
     resources:
         mem_mb=1000,

@@ -30,6 +30,8 @@ rule benchmark_entry:
         games="results/benchmark/{entry}.csv",
     log:
         "logs/benchmark/{entry}.log",
+    benchmark:
+        "benchmarks/benchmark/{entry}.tsv"
     localrule: True
     resources:
         mem_mb=500,

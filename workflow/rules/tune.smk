@@ -54,6 +54,8 @@ rule select:
         selected="results/select/{run}/seed{seed}.json",
     log:
         "logs/select/{run}/seed{seed}.log",
+    benchmark:
+        "benchmarks/select/{run}/seed{seed}.tsv"
     localrule: True
     resources:
         mem_mb=500,

@@ -32,6 +32,8 @@ rule pick_tuned:
         tuned="results/select/tuned-{run}.json",
     log:
         "logs/select/tuned-{run}.log",
+    benchmark:
+        "benchmarks/select/tuned-{run}.tsv"
     localrule: True
     resources:
         mem_mb=500,

@@ -1,0 +1,389 @@
+"""What a study costs on N cores, predicted from its own records (`python -m g2048 plan`).
+
+The study's jobs come from Snakemake itself: a dry run of every job (`snakemake -n --forceall`,
+the config given), which prints each job's rule, wildcards, threads, input and output files,
+benchmark file and resources, without running anything (`parse_dry_run`). Of Snakemake 9's other
+views of the DAG, `--d3dag` and `--dag` name neither a job's threads nor its benchmark file
+(nor, in --d3dag, its wildcards), and its Python API keeps the jobs in internals; the dry run's
+listing is what users read, and `parse_dry_run` checks it against the run's own job count. A job
+waits for the jobs that write its input files (`dependencies`). Its time is what its benchmark
+file (the `s` column of the TSV Snakemake writes for every rule with a `benchmark:` directive)
+recorded in the last run of that job; a job without a record is given the mean of its rule's
+recorded jobs, and a rule without any recorded job is refused (`job_times`). The jobs are then
+list-scheduled on the cores (`schedule`): whenever cores are free, the ready jobs are started in
+order of their longest remaining path (their own time plus the longest chain of jobs waiting on
+them), each taking its `threads` cores, never more than N at once; a job asking for more than N
+is capped at N with its recorded time kept (what Snakemake does with its threads; the time is
+then a lower bound). With no bound on the cores (a cluster: every job its own allocation) the
+wall time is the critical path's.
+
+Everything here but `dry_run` and the readers of files (`read_seconds`, `workflow_source`,
+`profile_threads`) is a pure function of its arguments.
+"""
+
+from __future__ import annotations
+
+import csv
+import heapq
+import re
+import subprocess
+import sys
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+_JOB = re.compile(r"^(local)?(rule|checkpoint) (\w+):$")
+_KEY = re.compile(r"^ {4}(\w+): ?(.*)$")
+_TOTAL = re.compile(r"^total\s+(\d+)$")
+
+
+class PlanError(ValueError):
+    """A plan that cannot be made: the message says why and names the rule or file."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job of the study as Snakemake's dry run describes it."""
+
+    jobid: int
+    rule: str
+    wildcards: str = ""  # as Snakemake prints them: "run=td, seed=1"
+    threads: int = 1
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    benchmark: str | None = None
+    resources: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return f"{self.rule} {self.wildcards}" if self.wildcards else self.rule
+
+
+def _files(text: str) -> tuple[str, ...]:
+    return tuple(f for f in text.split(", ") if f)
+
+
+def parse_dry_run(text: str) -> list[Job]:
+    """The jobs that `snakemake -n` (with `--forceall`: every job) printed, in its order. A job
+    is a `rule NAME:` line (or `localrule`, `checkpoint`) followed by indented `key: value`
+    lines; threads not printed are 1. The job count is checked against the run's `total` line,
+    so that a change of Snakemake's output format fails here rather than planning part of the
+    study."""
+    jobs: list[Job] = []
+    rule, keys = None, {}
+
+    def close() -> None:
+        if rule is None:
+            return
+        if "jobid" not in keys:
+            raise PlanError(f"Snakemake's dry run printed rule {rule} without a jobid")
+        resources = {}
+        for item in _files(keys.get("resources", "")):
+            name, _, value = item.partition("=")
+            resources[name] = value
+        jobs.append(
+            Job(
+                jobid=int(keys["jobid"]),
+                rule=rule,
+                wildcards=keys.get("wildcards", ""),
+                threads=int(keys.get("threads", 1)),
+                inputs=_files(keys.get("input", "")),
+                outputs=_files(keys.get("output", "")),
+                benchmark=keys.get("benchmark") or None,
+                resources=resources,
+            )
+        )
+
+    total = None
+    for line in text.splitlines():
+        if m := _JOB.match(line):
+            close()
+            rule, keys = m.group(3), {}
+        elif rule is not None and (m := _KEY.match(line)):
+            keys[m.group(1)] = m.group(2).strip()
+        elif rule is not None and not line.startswith("    "):
+            close()
+            rule, keys = None, {}
+            if m := _TOTAL.match(line.strip()):
+                total = int(m.group(1))
+        elif m := _TOTAL.match(line.strip()):
+            total = int(m.group(1))
+    close()
+    if not jobs:
+        raise PlanError("Snakemake's dry run listed no jobs")
+    unique = {job.jobid: job for job in jobs}
+    if total is not None and len(unique) != total:
+        raise PlanError(
+            f"Snakemake's dry run counts {total} jobs but lists {len(unique)}: has its output "
+            "format changed?"
+        )
+    return sorted(unique.values(), key=lambda job: job.jobid)
+
+
+def dependencies(jobs: Sequence[Job]) -> dict[int, set[int]]:
+    """Each job's jobid -> the jobids of the jobs that write its input files, outputs or
+    benchmark files (a table of job times reads the latter; files that no job writes are the
+    study's own inputs)."""
+    writer = {path: job.jobid for job in jobs for path in job.outputs}
+    writer |= {job.benchmark: job.jobid for job in jobs if job.benchmark is not None}
+    return {
+        job.jobid: {writer[path] for path in job.inputs if path in writer} - {job.jobid}
+        for job in jobs
+    }
+
+
+def read_seconds(path: Path) -> float | None:
+    """The wall time a Snakemake benchmark file records (its `s` column; the mean of its rows
+    when the rule repeats), or None when there is no such file."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise PlanError(f"cannot read benchmark file {path}: {exc.strerror or exc}") from None
+    rows = list(csv.DictReader(text.splitlines(), delimiter="\t"))
+    try:
+        seconds = [float(row["s"]) for row in rows]
+    except (KeyError, TypeError, ValueError):
+        seconds = []
+    if not seconds or not all(s >= 0 for s in seconds):
+        raise PlanError(
+            f"benchmark file {path} holds no wall times (a header with a column `s`, then a "
+            "row of seconds): delete it, or rerun its job"
+        )
+    return sum(seconds) / len(seconds)
+
+
+@dataclass(frozen=True)
+class JobTimes:
+    """Every job's time in seconds, with what was not recorded: `estimated` maps a rule to how
+    many of its jobs had no record (given the mean of its recorded jobs), `untimed` lists the
+    jobs of rules that write no benchmark file (taken as 0 s)."""
+
+    seconds: dict[int, float]
+    estimated: dict[str, int]
+    untimed: list[int]
+
+
+def job_times(jobs: Sequence[Job], recorded: Mapping[int, float | None]) -> JobTimes:
+    """Each job's time: its record (`recorded[jobid]`, None or absent: none); else the mean of
+    its rule's recorded jobs; 0 for a job whose rule has no `benchmark:` file. Raises PlanError
+    naming every rule with a benchmark file but no recorded job."""
+    by_rule: dict[str, list[float]] = {}
+    for job in jobs:
+        if job.benchmark is not None and recorded.get(job.jobid) is not None:
+            by_rule.setdefault(job.rule, []).append(recorded[job.jobid])
+    unknown = sorted(
+        {job.rule for job in jobs if job.benchmark is not None and job.rule not in by_rule}
+    )
+    if unknown:
+        counts = {rule: sum(job.rule == rule for job in jobs) for rule in unknown}
+        named = ", ".join(f"{rule} ({counts[rule]} jobs)" for rule in unknown)
+        rules = "rule" if len(unknown) == 1 else "rules"
+        raise PlanError(
+            f"no job of {rules} {named} has a recorded time (its benchmark file from a run "
+            "of this config): run the study, or those jobs, once first"
+        )
+    seconds: dict[int, float] = {}
+    estimated: dict[str, int] = {}
+    untimed: list[int] = []
+    for job in jobs:
+        if job.benchmark is None:
+            seconds[job.jobid] = 0.0
+            untimed.append(job.jobid)
+        elif (value := recorded.get(job.jobid)) is not None:
+            seconds[job.jobid] = value
+        else:
+            values = by_rule[job.rule]
+            seconds[job.jobid] = sum(values) / len(values)
+            estimated[job.rule] = estimated.get(job.rule, 0) + 1
+    return JobTimes(seconds, estimated, untimed)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A list schedule: each job's start and finish in seconds, the wall time, the critical
+    path (the longest chain of dependent jobs, first job first: a lower bound on the wall time
+    on any number of cores) with its length, the total core-seconds, and the jobs whose
+    threads were capped at the cores."""
+
+    start: dict
+    finish: dict
+    wall: float
+    critical_path: list
+    critical_seconds: float
+    core_seconds: float
+    capped: list
+
+
+def _topological(deps: Mapping[K, set[K]], order: Mapping[K, int]) -> list[K]:
+    waiting = {job: len(before) for job, before in deps.items()}
+    after: dict[K, list[K]] = {job: [] for job in deps}
+    for job, before in deps.items():
+        for b in before:
+            after[b].append(job)
+    ready = sorted((job for job, n in waiting.items() if n == 0), key=order.__getitem__)
+    out: list[K] = []
+    while ready:
+        job = ready.pop(0)
+        out.append(job)
+        for a in after[job]:
+            waiting[a] -= 1
+            if waiting[a] == 0:
+                ready.append(a)
+    if len(out) != len(deps):
+        raise PlanError("the jobs' dependencies form a cycle")
+    return out
+
+
+def schedule(
+    seconds: Mapping[K, float],
+    threads: Mapping[K, int],
+    deps: Mapping[K, set[K]],
+    cores: int | None,
+) -> Schedule:
+    """List-schedule jobs (`seconds`, `threads` and `deps`: job -> the jobs it waits for, all
+    keyed alike; a job's order in `seconds` breaks ties) on `cores` cores, None: unbounded.
+    Whenever a job finishes (and at the start), the ready jobs are scanned in order of their
+    longest remaining path, and each is started if its threads fit in the free cores. A job
+    with more threads than `cores` takes all of them (capped, listed in `capped`)."""
+    if cores is not None and cores < 1:
+        raise ValueError(f"cores must be >= 1, got {cores}")
+    missing = {b for before in deps.values() for b in before} - set(seconds)
+    if set(deps) != set(seconds) or missing:
+        raise ValueError("seconds and deps must name the same jobs")
+    order = {job: i for i, job in enumerate(seconds)}
+    topo = _topological(deps, order)
+    after: dict[K, list[K]] = {job: [] for job in seconds}
+    for job, before in deps.items():
+        for b in before:
+            after[b].append(job)
+    # longest remaining path: the job's time plus the longest chain after it
+    remaining: dict[K, float] = {}
+    for job in reversed(topo):
+        remaining[job] = seconds[job] + max((remaining[a] for a in after[job]), default=0.0)
+    width = {job: max(1, threads.get(job, 1)) for job in seconds}
+    capped = []
+    if cores is not None:
+        capped = [job for job in seconds if width[job] > cores]
+        width = {job: min(w, cores) for job, w in width.items()}
+
+    def priority(job: K) -> tuple[float, int]:
+        return (-remaining[job], order[job])
+
+    waiting = {job: len(deps[job]) for job in seconds}
+    ready = sorted((job for job, n in waiting.items() if n == 0), key=priority)
+    running: list[tuple[float, int, K]] = []
+    start: dict[K, float] = {}
+    finish: dict[K, float] = {}
+    free = cores
+    now = 0.0
+    while ready or running:
+        still = []
+        for job in ready:
+            if free is None or width[job] <= free:
+                start[job] = now
+                heapq.heappush(running, (now + seconds[job], order[job], job))
+                if free is not None:
+                    free -= width[job]
+            else:
+                still.append(job)
+        ready = still
+        now = running[0][0]
+        while running and running[0][0] == now:
+            _, _, job = heapq.heappop(running)
+            finish[job] = now
+            if free is not None:
+                free += width[job]
+            for a in after[job]:
+                waiting[a] -= 1
+                if waiting[a] == 0:
+                    ready.append(a)
+        ready.sort(key=priority)
+    # the critical path: from the job with the longest remaining path, follow the successor
+    # with the longest remaining path
+    path: list[K] = []
+    if topo:
+        job = min((j for j in seconds if not deps[j]), key=priority)
+        path.append(job)
+        while after[job]:
+            job = min(after[job], key=priority)
+            path.append(job)
+    return Schedule(
+        start=start,
+        finish=finish,
+        wall=max(finish.values(), default=0.0),
+        critical_path=path,
+        critical_seconds=sum(seconds[job] for job in path),
+        core_seconds=sum(seconds[job] * width[job] for job in seconds),
+        capped=capped,
+    )
+
+
+def dry_run(configfile: Path, cores: int | None, profile: Path | None = None) -> str:
+    """What `snakemake -n --forceall` prints for the study of `configfile` in the current
+    folder, on `cores` cores and through the workflow profile `profile` (None: Snakemake's
+    default, profiles/default): nothing is run."""
+    command = [sys.executable, "-m", "snakemake", "-n", "--forceall"]
+    command += ["--configfile", str(configfile)]
+    if profile is not None:
+        command += ["--workflow-profile", str(profile)]
+    if cores is not None:
+        command += ["--cores", str(cores)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        raise PlanError("Snakemake's dry run failed: " + " / ".join(tail))
+    return done.stdout + "\n" + done.stderr
+
+
+_RULE = re.compile(r"^(?:rule|checkpoint) (\w+):")
+
+
+def local_rules(source: str) -> set[str]:
+    """The rules that a workflow source (the Snakefile and its included files, concatenated)
+    marks `localrule: True`: on a cluster they run in Snakemake's own process, not queued."""
+    out, rule = set(), None
+    for line in source.splitlines():
+        if m := _RULE.match(line):
+            rule = m.group(1)
+        elif line and not line[0].isspace():
+            rule = None
+        elif rule is not None and line.strip().replace(" ", "") == "localrule:True":
+            out.add(rule)
+    return out
+
+
+def workflow_source(root: Path = Path(".")) -> str:
+    """The Snakefile and every rule file under workflow/rules, concatenated."""
+    files = [root / "Snakefile", *sorted((root / "workflow" / "rules").glob("*.smk"))]
+    return "\n".join(path.read_text() for path in files if path.is_file())
+
+
+def duration(seconds: float) -> str:
+    """Seconds as a person reads them: '42.0 s', '3 min 05 s', '2 h 07 min'."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    if seconds < 3600:
+        minutes, secs = divmod(round(seconds), 60)
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def profile_threads(profile: Path) -> dict[str, int]:
+    """The threads per job a Snakemake profile sets rule by rule (its `set-threads`)."""
+    import yaml
+
+    path = profile / "config.yaml"
+    try:
+        settings = yaml.safe_load(path.read_text()) or {}
+    except OSError as exc:
+        raise PlanError(f"cannot read profile {path}: {exc.strerror or exc}") from None
+    threads = settings.get("set-threads") or {}
+    if isinstance(threads, list):  # the command line's form: ["rule=2", ...]
+        threads = dict(item.split("=", 1) for item in threads)
+    return {rule: int(n) for rule, n in threads.items()}

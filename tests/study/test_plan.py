@@ -1,0 +1,352 @@
+"""The study planner (`python -m g2048 plan`): Snakemake's dry run read into jobs, their times
+from benchmark files, and the list schedule, on small hand-checkable DAGs."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from g2048.cli.main import main
+from g2048.study import plan
+from g2048.study.plan import Job, PlanError, dependencies, job_times, parse_dry_run, schedule
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# What Snakemake 9 prints for `snakemake -n --forceall` (cut down): three jobs of a chain, a
+# local rule, a job of two threads.
+DRY_RUN = """\
+Config file config/config.yaml is extended by additional config specified via the command line.
+Building DAG of jobs...
+Job stats:
+job      count
+-----  -------
+all          1
+make         2
+merge        1
+total        4
+
+
+[Fri Dec  4 13:56:29 2026]
+rule make:
+    output: results/a.csv, results/provenance/a.json
+    log: logs/a.log
+    jobid: 2
+    benchmark: benchmarks/make/a.tsv
+    reason: Forced execution
+    wildcards: name=a
+    threads: 2
+    resources: tmpdir=/tmp, runtime=240, mem_mb=2000, mem=2 GB, mem_mib=1908
+[Fri Dec  4 13:56:29 2026]
+rule make:
+    output: results/b.csv, results/provenance/b.json
+    log: logs/b.log
+    jobid: 3
+    benchmark: benchmarks/make/b.tsv
+    reason: Forced execution
+    wildcards: name=b
+    resources: tmpdir=/tmp, runtime=240, mem_mb=2000, mem=2 GB, mem_mib=1908
+[Fri Dec  4 13:56:29 2026]
+localrule merge:
+    input: results/a.csv, results/b.csv, benchmarks/make/a.tsv, config/extra.csv
+    output: results/merged.csv
+    log: logs/merge.log
+    jobid: 1
+    benchmark: benchmarks/merge.tsv
+    reason: Forced execution
+    resources: tmpdir=/tmp, runtime=5
+[Fri Dec  4 13:56:29 2026]
+rule all:
+    input: results/merged.csv
+    jobid: 0
+    reason: Forced execution
+    resources: tmpdir=/tmp
+Job stats:
+job      count
+-----  -------
+all          1
+make         2
+merge        1
+total        4
+
+Reasons:
+    (check individual jobs above for details)
+    forced:
+        all, make, merge
+This was a dry-run (flag -n). The order of jobs does not reflect the order of execution.
+"""
+
+
+def test_the_dry_run_reads_into_jobs() -> None:
+    jobs = parse_dry_run(DRY_RUN)
+    assert [job.jobid for job in jobs] == [0, 1, 2, 3]
+    all_, merge, a, b = jobs
+    assert (a.rule, a.wildcards, a.threads, a.benchmark) == (
+        "make",
+        "name=a",
+        2,
+        "benchmarks/make/a.tsv",
+    )
+    assert a.outputs == ("results/a.csv", "results/provenance/a.json")
+    assert a.resources["runtime"] == "240" and a.name == "make name=a"
+    assert (b.threads, merge.rule, merge.threads) == (1, "merge", 1)
+    assert merge.inputs[-1] == "config/extra.csv"
+    assert (all_.benchmark, all_.outputs, all_.name) == (None, (), "all")
+    # the merge waits for both makes (one of them also through its benchmark file)
+    assert dependencies(jobs) == {0: {1}, 1: {2, 3}, 2: set(), 3: set()}
+
+
+def test_a_dry_run_that_lists_fewer_jobs_than_it_counts_is_refused() -> None:
+    cut = DRY_RUN.replace("rule make:\n    output: results/b.csv", "rul make:\n    output: x", 1)
+    with pytest.raises(PlanError, match="counts 4 jobs but lists 3"):
+        parse_dry_run(cut)
+    with pytest.raises(PlanError, match="no jobs"):
+        parse_dry_run("Building DAG of jobs...\nNothing to be done.\n")
+
+
+def test_benchmark_files_give_the_s_column(tmp_path: Path) -> None:
+    path = tmp_path / "job.tsv"
+    header = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    path.write_text(header + "12.5\t0:00:12\t90.1\t500.2\t80\t81\t0\t1.2\t98.0\t12.3\n")
+    assert plan.read_seconds(path) == 12.5
+    path.write_text(header + "10\t-\t-\t-\t-\t-\t-\t-\t-\t-\n" + "14\t-\t-\t-\t-\t-\t-\t-\t-\t-\n")
+    assert plan.read_seconds(path) == 12.0  # a repeated benchmark: the mean
+    assert plan.read_seconds(tmp_path / "none.tsv") is None
+    path.write_text("seconds\n3\n")
+    with pytest.raises(PlanError, match=f"benchmark file {path} holds no wall times"):
+        plan.read_seconds(path)
+
+
+def test_a_job_without_a_record_gets_its_rules_mean() -> None:
+    jobs = parse_dry_run(DRY_RUN)
+    times = job_times(jobs, {2: 10.0, 3: None, 1: 1.5})
+    assert times.seconds == {0: 0.0, 1: 1.5, 2: 10.0, 3: 10.0}
+    assert times.estimated == {"make": 1} and times.untimed == [0]
+    times = job_times(
+        [*jobs, Job(4, "make", "name=c", benchmark="benchmarks/make/c.tsv")],
+        {2: 10.0, 3: 20.0, 1: 1.0},
+    )
+    assert times.seconds[4] == 15.0 and times.estimated == {"make": 1}
+
+
+def test_a_rule_without_any_record_is_refused_by_name() -> None:
+    jobs = parse_dry_run(DRY_RUN)
+    with pytest.raises(PlanError, match=r"no job of rule make \(2 jobs\) has a recorded time"):
+        job_times(jobs, {1: 1.0})
+    with pytest.raises(PlanError, match=r"rules make \(2 jobs\), merge \(1 jobs\)"):
+        job_times(jobs, {})
+
+
+def test_a_chain_runs_one_after_another_on_any_cores() -> None:
+    seconds = {"a": 2.0, "b": 3.0, "c": 1.0}
+    deps = {"a": set(), "b": {"a"}, "c": {"b"}}
+    for cores in (1, 4, None):
+        s = schedule(seconds, {}, deps, cores)
+        assert s.wall == 6.0 and s.start == {"a": 0.0, "b": 2.0, "c": 5.0}
+        assert s.critical_path == ["a", "b", "c"] and s.critical_seconds == 6.0
+        assert s.core_seconds == 6.0 and s.capped == []
+
+
+def test_a_fork_shares_the_cores_longest_branch_first() -> None:
+    # a (1 s), then b (4 s), c (2 s) and d (2 s): on 2 cores b and c start at 1, d when c ends
+    seconds = {"a": 1.0, "c": 2.0, "d": 2.0, "b": 4.0}
+    deps = {"a": set(), "b": {"a"}, "c": {"a"}, "d": {"a"}}
+    s = schedule(seconds, {}, deps, 2)
+    assert s.start == {"a": 0.0, "b": 1.0, "c": 1.0, "d": 3.0} and s.wall == 5.0
+    assert s.critical_path == ["a", "b"] and s.critical_seconds == 5.0
+    assert schedule(seconds, {}, deps, 1).wall == 9.0
+    assert schedule(seconds, {}, deps, None).wall == 5.0  # unbounded: the critical path
+
+
+def test_the_longest_remaining_path_goes_first() -> None:
+    # in the given order a and b would take both cores first and d would end at 8; c leads to
+    # the 4-second d, so c starts first and the study ends at 6
+    seconds = {"a": 3.0, "b": 3.0, "c": 1.0, "d": 4.0}
+    deps = {"a": set(), "b": set(), "c": set(), "d": {"c"}}
+    s = schedule(seconds, {}, deps, 2)
+    assert s.start == {"c": 0.0, "a": 0.0, "d": 1.0, "b": 3.0} and s.wall == 6.0
+
+
+def test_jobs_take_their_threads_and_a_wider_one_is_capped() -> None:
+    seconds = {"wide": 2.0, "x": 1.0, "y": 1.0}
+    deps = {"wide": set(), "x": set(), "y": set()}
+    s = schedule(seconds, {"wide": 2}, deps, 2)  # wide holds both cores, then x and y together
+    assert s.start == {"wide": 0.0, "x": 2.0, "y": 2.0} and s.wall == 3.0
+    assert s.core_seconds == 6.0 and s.capped == []
+    s = schedule(seconds, {"wide": 4}, deps, 2)  # capped at the 2 cores, its time kept
+    assert s.capped == ["wide"] and s.wall == 3.0 and s.core_seconds == 6.0
+    s = schedule(seconds, {"wide": 4}, deps, None)  # a cluster: no cap
+    assert s.capped == [] and s.wall == 2.0 and s.core_seconds == 10.0
+
+
+def test_never_more_cores_busy_than_given() -> None:
+    seconds = {f"j{i}": float(1 + i % 3) for i in range(12)}
+    threads = {f"j{i}": 1 + i % 2 for i in range(12)}
+    deps = {f"j{i}": ({f"j{i - 4}"} if i >= 4 else set()) for i in range(12)}
+    s = schedule(seconds, threads, deps, 3)
+    for t in sorted(set(s.start.values())):
+        busy = sum(threads[j] for j in seconds if s.start[j] <= t < s.finish[j])
+        assert busy <= 3
+    for j, before in deps.items():
+        assert all(s.finish[b] <= s.start[j] for b in before)
+    assert s.wall >= max(s.critical_seconds, s.core_seconds / 3)
+
+
+def test_a_cycle_is_refused() -> None:
+    with pytest.raises(PlanError, match="cycle"):
+        schedule({"a": 1.0, "b": 1.0}, {}, {"a": {"b"}, "b": {"a"}}, 2)
+
+
+def test_local_rules_are_read_off_the_workflow() -> None:
+    source = (
+        "rule a:\n    output:\n        'x'\n    localrule: True\n\n\n"
+        "rule b:\n    output:\n        'y'\n\n\nLOCAL = 1\n    localrule: True\n"
+        "checkpoint c:\n    localrule:   True\n"
+    )
+    assert plan.local_rules(source) == {"a", "c"}
+    repo = plan.local_rules(plan.workflow_source(ROOT))
+    assert {"all", "select", "findings"} <= repo and not repo & {"tune", "benchmark_shard"}
+
+
+def test_the_durations_read_as_people_read_them() -> None:
+    assert plan.duration(42.04) == "42.0 s"
+    assert plan.duration(185) == "3 min 05 s"
+    assert plan.duration(7620) == "2 h 07 min"
+
+
+def _record(folder: Path, name: str, seconds: float) -> None:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"s\th:m:s\n{seconds}\t-\n")
+
+
+@pytest.fixture
+def study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A study folder whose dry run is DRY_RUN, with records of make a (10 s) and merge."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "Snakefile").write_text(
+        "rule all:\n    localrule: True\n\n\nrule merge:\n    localrule: True\n"
+    )
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text("x: 1\n")
+    profile = tmp_path / "profiles" / "slurm"
+    profile.mkdir(parents=True)
+    (profile / "config.yaml").write_text("set-threads:\n  make: 4\n")
+    _record(tmp_path, "benchmarks/make/a.tsv", 10.0)
+    _record(tmp_path, "benchmarks/merge.tsv", 2.0)
+
+    def dry_run(configfile: Path, cores: int | None, profile: Path | None = None) -> str:
+        assert configfile == Path("config/config.yaml")
+        assert (cores, profile) in ((None, Path("profiles/slurm")), (2, None), (4, None))
+        return DRY_RUN
+
+    monkeypatch.setattr(plan, "dry_run", dry_run)
+    return tmp_path
+
+
+def test_plan_prints_the_prediction_on_cores(study: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["plan", "--cores", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PREDICTED, not measured: the study of config/config.yaml on 2 cores,\n")
+    # make a (2 threads) and make b (no record: 10 s, the rule's mean) cannot run together on
+    # 2 cores: 10 + 10 + 2 s
+    assert "predicted wall time  22.0 s (22 s)" in out
+    assert "jobs                 4, 2 of them with a recorded time" in out
+    assert "no record            1 job(s), given their rule's mean: make 1" in out
+    assert "untimed (0 s)        1 job(s) of rule all" in out
+    assert "total core-seconds   32, the cores busy 73%" in out
+    assert "critical path        12.0 s over 3 jobs" in out
+    lines = out.splitlines()
+    assert lines[-3:] == [
+        "        0.0       10.0  make name=a",
+        "       20.0        2.0  merge",
+        "       22.0        0.0  all",
+    ]
+    assert main(["plan", "--cores", "4", "--overhead", "1"]) == 0
+    assert "predicted wall time  15.0 s" in capsys.readouterr().out  # 11 + 3 + 1 s
+
+
+def test_plan_on_a_cluster(study: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["plan", "--cluster", "--overhead", "30"]) == 0
+    captured = capsys.readouterr()
+    # both makes at once (30 s queued each; merge and all are local rules, not queued): the
+    # critical path, 40 + 2 s
+    assert "on a SLURM cluster through profiles/slurm,\n" in captured.out
+    assert "predicted wall time  42.0 s (42 s)" in captured.out
+    assert "every job on its own allocation, 30 s of queue and submission each" in captured.out
+    # 2 x 10 s x 4 threads (the profile's) + 2 s: the queueing holds no core
+    assert "total core-seconds   82\n" in captured.out
+    assert captured.out.splitlines()[-3:] == [
+        "        0.0       10.0 + 30  make name=a",
+        "       40.0        2.0       merge",
+        "       42.0        0.0       all",
+    ]
+    assert captured.err == ""
+    assert main(["plan", "--cluster", "--overhead", "20000"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"warning: make name={n} is predicted to take 5 h 34 min, over its runtime limit of "
+        "240 min: SLURM would end it"
+        for n in "ab"
+    ]
+
+
+def test_plan_refuses_a_study_never_run(study: Path, capsys: pytest.CaptureFixture) -> None:
+    shutil.rmtree(study / "benchmarks")
+    assert main(["plan", "--cores", "2"]) == 2
+    assert (
+        "no job of rules make (2 jobs), merge (1 jobs) has a recorded time"
+        in capsys.readouterr().err
+    )
+
+
+def test_plan_needs_cores_or_cluster(study: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit):
+        main(["plan"])
+    with pytest.raises(SystemExit):
+        main(["plan", "--cores", "2", "--cluster"])
+    with pytest.raises(SystemExit):
+        main(["plan", "--cores", "2", "--configfile", "config/none.yaml"])
+    assert "no config file 'config/none.yaml'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_snakemakes_own_dry_run_of_the_smoke_study_reads_whole(tmp_path: Path) -> None:
+    """The format the parser reads is Snakemake's of the pinned version: every job of the smoke
+    study, each compute job with its benchmark file."""
+    for name in ("Snakefile", "config", "workflow", "profiles"):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+        copy(ROOT / name, tmp_path / name)
+    command = [sys.executable, "-m", "snakemake", "-n", "--forceall", "--cores", "2"]
+    command += ["--configfile", "config/smoke.yaml"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=True)
+    jobs = parse_dry_run(done.stdout + "\n" + done.stderr)
+    rules = {job.rule for job in jobs}
+    assert {"tune", "train", "validate", "transfer", "benchmark_shard", "findings"} <= rules
+    assert all(job.benchmark is not None for job in jobs if job.rule != "all")
+    deps = dependencies(jobs)
+    # every job but `all` feeds another; the tuning table waits for the tuning runs' records
+    assert set().union(*deps.values()) == {job.jobid for job in jobs} - {0}
+    (table,) = [job for job in jobs if job.rule == "table_tuning"]
+    rules_before = {job.rule for job in jobs if job.jobid in deps[table.jobid]}
+    assert {"tune", "train"} <= rules_before
+    assert max(job.threads for job in jobs) == 2  # the timed shards take every core
+
+
+def test_the_dry_run_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+
+    def run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess:
+        seen.append(command)
+        failed = "--cores" not in command
+        return subprocess.CompletedProcess(command, int(failed), "listing\n", "a\nb\nc\nd\ne\nf\n")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    assert plan.dry_run(Path("config/smoke.yaml"), 16) == "listing\n\na\nb\nc\nd\ne\nf\n"
+    assert seen[0][1:] == [
+        "-m", "snakemake", "-n", "--forceall", "--configfile", "config/smoke.yaml", "--cores", "16",
+    ]  # fmt: skip
+    with pytest.raises(PlanError, match="^Snakemake's dry run failed: b / c / d / e / f$"):
+        plan.dry_run(Path("c.yaml"), None, Path("profiles/slurm"))
+    assert seen[1][-2:] == ["--workflow-profile", "profiles/slurm"]
