@@ -193,6 +193,64 @@ def refuse_templates(paths: list[str | Path]) -> None:
             )
 
 
+def _shown(path: str | Path) -> str:
+    """`path` as a message names it: relative to the working folder when under it (Snakemake
+    hands the workflow its --configfile as an absolute path)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def study_config(configfiles: list[str | Path], default: str | Path) -> tuple[str, dict]:
+    """The workflow's config file and its contents checked as `check-config` checks them (same
+    messages): the one --configfile given, else `default`. A study is one file: a --configfile
+    replaces the default instead of merging with it, and more than one is refused (Snakemake
+    would merge them). For the Snakefile's first lines, before its `configfile:` reads (and
+    would evaluate the templates of) the default."""
+    if len(configfiles) > 1:
+        names = ", ".join(_shown(p) for p in configfiles)
+        raise ConfigError(
+            f"{names}: a study is one config file, give one --configfile (Snakemake would "
+            "merge them into a study that no file states)"
+        )
+    path = _shown(configfiles[0]) if configfiles else str(default)
+    refuse_templates([path])
+    return path, load_config(path)
+
+
+def _first_difference(a: object, b: object, path: tuple = ()) -> tuple | None:
+    """The key path of the first value where `a` and `b` differ (None: they are equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for name in [*a, *(k for k in b if k not in a)]:
+            if name not in a or name not in b:
+                return (*path, name)
+            if (found := _first_difference(a[name], b[name], (*path, name))) is not None:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if (found := _first_difference(x, y, (*path, i))) is not None:
+                return found
+        return None
+    return None if a == b else path
+
+
+def use_checked(config: dict, path: str, checked: dict) -> None:
+    """Make Snakemake's `config` the checked contents of its one file `path` (study_config),
+    defaults filled in; ConfigError naming the first key where the run's config is not the
+    file's (a --config override: the study would not be what check-config checked)."""
+    raw = read_yaml(path)
+    key = _first_difference(config, raw)
+    if key is not None:
+        raise ConfigError(
+            f"{path}: config key {_key(iter(key))} differs from the file in this run (a --config "
+            "override?): a study is its config file alone; edit a copy of the file instead"
+        )
+    config.clear()
+    config.update(checked)
+
+
 def _fail(key: str, message: str) -> None:
     raise ConfigError(f"invalid configuration:\n  config key {key}: {message}")
 

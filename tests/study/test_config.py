@@ -14,8 +14,10 @@ from g2048.study.config import (
     load_config,
     refuse_templates,
     shard_range,
+    study_config,
     train_threads,
     transfer_sets,
+    use_checked,
     validate_config,
     validation_candidates,
 )
@@ -242,3 +244,58 @@ def test_snakemakes_template_key_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=f"{templated}: sets __use_yte__"):
         refuse_templates([CONFIGS / "smoke.yaml", tmp_path / "missing.yaml", templated])
     refuse_templates([CONFIGS / "smoke.yaml", CONFIGS / "config.yaml"])
+
+
+def test_a_study_is_one_config_file_checked_as_check_config_checks_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Snakefile's check (study_config): the --configfile given replaces the default, more
+    than one is refused, and the file's faults read as check-config's (named as given)."""
+    monkeypatch.chdir(tmp_path)
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("study_seed: 7\nthreads: 1\n")
+    with pytest.raises(ConfigError) as info:
+        study_config([partial], CONFIGS / "config.yaml")  # the default is not merged in
+    with pytest.raises(ConfigError) as checked:
+        load_config("partial.yaml")
+    assert str(info.value) == str(checked.value)
+    assert str(info.value).startswith("partial.yaml: invalid configuration:")
+    assert "'tune' is a required property" in str(info.value)
+    with pytest.raises(ConfigError, match="a study is one config file, give one --configfile"):
+        study_config([CONFIGS / "smoke.yaml", partial], CONFIGS / "config.yaml")
+    path, config = study_config([], CONFIGS / "config.yaml")
+    assert path == str(CONFIGS / "config.yaml")
+    assert config == load_config(CONFIGS / "config.yaml")
+
+
+def test_a_config_override_is_refused_naming_the_key() -> None:
+    """What Snakemake parsed must be the checked file (no --config override); it then becomes
+    the checked contents, defaults filled in."""
+    path = str(CONFIGS / "smoke.yaml")
+    checked = load_config(path)
+    config = smoke()
+    use_checked(config, path, checked)
+    assert config == checked and "transfer_depths" in config["validate"]
+    overridden = smoke()
+    overridden["tune"]["td"]["alpha"] = 0.5
+    with pytest.raises(ConfigError, match=r"smoke.yaml: config key tune.td.alpha differs from"):
+        use_checked(overridden, path, checked)
+    with pytest.raises(ConfigError, match=r"config key extra differs"):
+        use_checked(smoke() | {"extra": 1}, path, checked)
+
+
+def test_the_smoke_study_states_every_value_it_uses() -> None:
+    """config/smoke.yaml is self-contained: merged over config/config.yaml (as Snakemake did
+    before a --configfile replaced the default) it gives the same study, so its results are
+    those it gave then."""
+    merged = yaml.safe_load((CONFIGS / "config.yaml").read_text())
+
+    def update(base: dict, new: dict) -> None:  # Snakemake's update_config
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(base.get(key), dict):
+                update(base[key], value)
+            else:
+                base[key] = value
+
+    update(merged, smoke())
+    assert validate_config(merged) == validate_config(smoke())

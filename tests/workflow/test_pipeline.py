@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -386,6 +387,33 @@ def test_a_config_that_is_a_template_stops_the_run_naming_it(tmp_path: Path) -> 
             [SNAKEMAKE, "-n", "--configfile", "c.yaml"], cwd=probe, capture_output=True, text=True
         )
         assert f"CONFIG ['a'] {value}" in run.stdout + run.stderr
+
+
+def test_a_partial_config_is_refused_as_check_config_refuses_it(tmp_path: Path) -> None:
+    """A --configfile replaces config/config.yaml (no merge): a config with only study_seed
+    and threads is refused before any job, in check-config's words and without a traceback;
+    so is a --config override of the file's values."""
+    where = workdir(tmp_path / "partial")
+    (where / "partial.yaml").write_text("study_seed: 7\nthreads: 1\n")
+    check = subprocess.run(
+        [sys.executable, "-m", "g2048", "check-config", "partial.yaml"],
+        cwd=where, capture_output=True, text=True,
+    )  # fmt: skip
+    assert check.returncode == 2 and "'tune' is a required property" in check.stderr
+    run = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "partial.yaml"], cwd=where, capture_output=True, text=True
+    )
+    assert run.returncode != 0
+    assert check.stderr in run.stderr
+    assert "Traceback" not in run.stderr and 'File "' not in run.stderr
+    assert "Job stats" not in run.stdout  # nothing planned
+    run = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "config/smoke.yaml", "--config", "threads=2"],
+        cwd=where, capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode != 0
+    assert "config/smoke.yaml: config key threads differs from the file" in run.stderr
+    assert not (where / "results").exists()
 
 
 def test_an_invalid_config_fails_before_any_job_naming_the_key(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
 import os
+import sys
 from pathlib import Path
 
 import g2048
@@ -27,8 +28,12 @@ if "avx512f" in CPU_FLAGS:
 if "avx2" in CPU_FLAGS:
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
-# Fails before any job runs, with a message naming the key.
-study.validate_config(config)
+# What runs is what the Snakefile checked (its file, defaults filled in): a --config override
+# stops the run before any job, naming the key.
+try:
+    study.use_checked(config, CONFIG_FILE, CHECKED_CONFIG)
+except study.ConfigError as exc:
+    sys.exit(str(exc))
 
 # Changing the package's code re-runs the jobs that depend on it: the jobs that compute results
 # (play, select, merge) on a digest of all but the presentation layers (report, cli), the
