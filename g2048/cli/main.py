@@ -37,7 +37,9 @@ from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, load_schema
 from g2048.study.digests import DigestFileError, verify, write_digests
+from g2048.study.methods import get_method
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
+from g2048.study.progress import ReportedError
 from g2048.study.results import write_csv
 
 
@@ -187,12 +189,41 @@ def _bounded(
     return parse
 
 
+def _schema_number(spec: dict) -> Callable[[str], float]:
+    """An argparse type: a number within the bounds of the JSON schema `spec` (minimum,
+    exclusiveMinimum, maximum), so that an option keeps the config's bound of its key."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        low, high = spec.get("minimum"), spec.get("maximum")
+        above = spec.get("exclusiveMinimum")
+        if not (
+            (low is None or value >= low)
+            and (above is None or value > above)
+            and (high is None or value <= high)
+        ):
+            bounds = [f">= {low}"] if low is not None else []
+            bounds += [f"> {above}"] if above is not None else []
+            bounds += [f"<= {high}"] if high is not None else []
+            raise argparse.ArgumentTypeError(
+                f"must be {' and '.join(bounds)} (as in a study config), got {text}"
+            )
+        return value
+
+    return parse
+
+
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
 # The study config's bounds on games (g2048/study/schema.yaml), which the CLI keeps too: `play`
 # holds every game's row until the end, so it refuses more games up front instead of streaming.
 _SIZES = load_schema()["$defs"]
 MAX_GAMES = _SIZES["games"]["maximum"]
 MAX_TRAINING_GAMES = _SIZES["training_games"]["maximum"]
+# The td method's settings (g2048/study/methods/td.py), whose bounds `train` keeps too.
+_TD_KEYS = get_method("td").keys
 
 
 def _depth(text: str) -> int | str:
@@ -331,6 +362,9 @@ def _train(args: argparse.Namespace) -> int:
             "td", settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
             args.threads, lambda line: print(line, flush=True),
         )  # fmt: skip
+    except ReportedError as exc:  # diverged, or a damaged checkpoint: nothing written
+        print(f"g2048 train: {exc}", file=sys.stderr)
+        return 1
     except ValueError as exc:
         args.parser.error(str(exc))
     except KeyboardInterrupt:
@@ -533,7 +567,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=100000,
         help=f"(default 100000, at most {MAX_TRAINING_GAMES})",
     )
-    train.add_argument("--alpha", type=_positive_float, default=0.1, help="(default 0.1)")
+    train.add_argument(
+        "--alpha",
+        type=_schema_number(_TD_KEYS["alpha"].schema),
+        default=0.1,
+        help=f"{_TD_KEYS['alpha'].schema['description']} Default 0.1.",
+    )
     train.add_argument("--coherence", action="store_true", help="temporal-coherence learning rates")
     train.add_argument(
         "--init",
@@ -549,7 +588,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="learn the last this many games by TC at --tc-alpha (OTD+TC; a multiple of 1000; "
         "default 0)",
     )
-    train.add_argument("--tc-alpha", type=_positive_float, default=1.0, help="(default 1.0)")
+    train.add_argument(
+        "--tc-alpha",
+        type=_schema_number(_TD_KEYS["tc_alpha"].schema),
+        default=1.0,
+        help=f"{_TD_KEYS['tc_alpha'].schema['description']} Default 1.0.",
+    )
     train.add_argument(
         "--lambda",
         dest="lam",

@@ -34,6 +34,8 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS, ntuple
 from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
+from g2048.study import stages
+from g2048.study.methods import get_method
 from g2048.study.results import write_json
 from g2048.study.stages import select
 
@@ -473,6 +475,69 @@ def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "--lambda", "2", "--out", str(out)])
     assert exit_info.value.code == 2 and "--lambda" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--alpha", "2"), ("--alpha", "0"), ("--alpha", "nan"), ("--tc-alpha", "1.5")],
+)
+def test_train_bounds_its_learning_rates_as_the_config_does(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    option: str,
+    value: str,
+) -> None:
+    """alpha and tc_alpha in (0, 1], the bounds of tune.td's keys (methods/td.py), which the
+    CLI reads: a larger step overshoots and the weights turn NaN."""
+    key = get_method("td").keys[option[2:].replace("-", "_")].schema
+    assert (key["exclusiveMinimum"], key["maximum"]) == (0, 1)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", option, value, "--out", str(tmp_path / "net.npz")])
+    assert exit_info.value.code == 2
+    assert f"argument {option}: must be > 0 and <= 1 (as in a study config), got {value}" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "net.npz").exists()
+
+
+def test_train_refuses_to_resume_a_checkpoint_holding_nan(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """The checkpoint the pipeline's or the CLI's run left (here by the same method call),
+    with a NaN edited in: one line naming it, exit 1, no network written."""
+    out = tmp_path / "net.npz"
+    checkpoint = tmp_path / "net.npz.ckpt"
+    settings = {"network": "lines4x2", "games": 1000, "alpha": 0.1, "checkpoint_every": 1000}
+    stages.train("td", settings, 1, 2048, str(out), str(checkpoint), 1, lambda line: None)
+    with np.load(checkpoint) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["table"].view(np.float32)[3] = np.inf
+    with open(checkpoint, "wb") as f:
+        np.savez(f, **arrays)
+    args = ["train", "--network", "lines4x2", "--games", "2000", "--checkpoint-every", "1000"]
+    assert main([*args, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"g2048 train: checkpoint {checkpoint}: its weights hold 1 NaN or infinite values (the "
+        "first at entry 3), not resumed: delete it to train from the start\n"
+    )
+    assert not out.exists()
+
+
+def test_play_refuses_a_network_holding_nan(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    lut = np.zeros(ntuple.lut_size(ntuple.NETWORKS["lines4x2"]), dtype=np.float32)
+    lut[[5, 9]] = np.nan
+    path = tmp_path / "nan.npz"
+    ntuple.save_network(path, ntuple.Network("lines4x2", lut))
+    selection = tmp_path / "td.json"
+    write_json(selection, {"method": "td", "seed": 1, "evaluator": "ntuple", "weights": str(path)})
+    for weights in (path, selection):
+        for command in ("play", "watch"):
+            args = [command, "--agent", "greedy", "--evaluator", "ntuple"]
+            with pytest.raises(SystemExit) as exit_info:
+                main([*args, "--weights", str(weights)])
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert f"error: {path}: holds 2 NaN or infinite weights (the first at entry 5): " in err
+            assert "Traceback" not in err
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
