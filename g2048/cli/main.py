@@ -40,7 +40,7 @@ from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.methods import get_method
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.progress import ReportedError
-from g2048.study.results import write_csv
+from g2048.study.results import parse_json, write_csv
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -253,7 +253,7 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
                 f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
             ) from None
     try:
-        data = json.loads(path.read_text())
+        data = parse_json(path.read_text())
     except OSError as exc:
         raise ValueError(f"cannot read weights file {text}: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -279,7 +279,7 @@ def _read_network(text: str | None) -> Network:
         raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
     if Path(text).suffix == ".json":
         try:
-            text = selected_weights(json.loads(Path(text).read_text()), switching=False)
+            text = selected_weights(parse_json(Path(text).read_text()), switching=False)
         except OSError as exc:
             raise ValueError(f"cannot read {text}: {exc.strerror or exc}") from None
         except ValueError as exc:

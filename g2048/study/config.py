@@ -132,6 +132,61 @@ def validate_config(config: dict, schema: dict | None = None) -> dict:
     return config
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """yaml.SafeLoader that refuses a mapping holding a key twice (YAML forbids it; PyYAML and
+    Snakemake keep the last silently), naming both lines."""
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], int] = {}
+            for key, _ in node.value:  # its own keys: a merge (<<) may be overridden
+                if not isinstance(key, yaml.ScalarNode) or key.tag.endswith(":merge"):
+                    continue
+                line = key.start_mark.line + 1
+                first = seen.setdefault((key.tag, key.value), line)
+                if first != line:
+                    raise yaml.constructor.ConstructorError(
+                        problem=f"duplicate key {key.value!r} (lines {first} and {line}): YAML "
+                        "keeps only the last; give it once",
+                        problem_mark=key.start_mark,
+                    )
+        return super().construct_mapping(node, deep)
+
+
+def _line(root: yaml.Node | None, key: str) -> int | None:
+    """The line of the config key `key` (e.g. tune.runs[0].games) in a composed YAML file:
+    that of the deepest part of it the file holds (None: not even the first)."""
+    node, line = root, None
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", key):
+        if isinstance(node, yaml.MappingNode) and name:
+            found = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+            found = [(k, v) for k, v in found if k.value == name]
+            if not found:
+                break
+            node, line = found[-1][1], found[-1][0].start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode) and index and int(index) < len(node.value):
+            node = node.value[int(index)]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def _with_lines(message: str, text: str) -> str:
+    """A ConfigError's message with each `config key K:` followed by K's line in the file
+    whose YAML is `text`, where the file holds it."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return message
+
+    def add(match: re.Match) -> str:
+        line = _line(root, match[1])
+        return match[0] if line is None else f"config key {match[1]} (line {line}):"
+
+    return re.sub(r"config key ([^\s:]+):", add, message)
+
+
 def read_yaml(path: str | Path, plain: bool = True) -> object:
     """A config file's YAML, parsed safely (no tags that build objects) and within bounds:
     at most MAX_CONFIG_BYTES, then (`plain`) `check_plain`. ConfigError names the file and,
@@ -143,7 +198,7 @@ def read_yaml(path: str | Path, plain: bool = True) -> object:
                 f"{path}: {size:,} bytes, more than the {MAX_CONFIG_BYTES:,} a study config may "
                 "have (a shipped one has about 10 000)"
             )
-        config = yaml.safe_load(Path(path).read_text())
+        config = yaml.load(Path(path).read_text(), Loader=_UniqueKeys)  # noqa: S506 (safe)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
@@ -172,7 +227,7 @@ def load_config(path: str | Path) -> dict:
     try:
         return validate_config(config)
     except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        raise ConfigError(f"{path}: {_with_lines(str(exc), Path(path).read_text())}") from None
 
 
 def refuse_templates(paths: list[str | Path]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import zipfile
 from pathlib import Path
 
@@ -71,10 +72,32 @@ def write_json(path: str | Path, data: dict) -> None:
     Path(path).write_text(json.dumps(_plain(data), indent=2, sort_keys=True) + "\n")
 
 
+# How deep a JSON file the study reads may nest: its result, selection and digest files nest 4
+# levels at most. Python's JSON parser, and the readers that walk what it parsed, recurse: a
+# file nested 100 000 levels deep would end them in a RecursionError traceback.
+MAX_JSON_DEPTH = 32
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def parse_json(text: str) -> object:
+    """json.loads, within MAX_JSON_DEPTH levels of nesting: ValueError beyond (measured before
+    parsing, without recursion, on the text with its strings taken out)."""
+    codes = np.frombuffer(_JSON_STRING.sub('""', text).encode(), dtype=np.uint8)
+    steps = np.isin(codes, (ord("["), ord("{"))).astype(np.int64)
+    steps -= np.isin(codes, (ord("]"), ord("}")))
+    depth = int(np.cumsum(steps).max(initial=0))
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(
+            f"nested {depth} levels deep, more than the {MAX_JSON_DEPTH} a study's JSON file "
+            "may be (its files nest 4)"
+        )
+    return json.loads(text)
+
+
 def read_json(path: str | Path, keys: tuple[str, ...] = ()) -> dict:
     """Read a JSON result file holding an object with (at least) `keys`."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = parse_json(Path(path).read_text())
     except OSError as exc:
         raise ResultFileError(path, f"cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:

@@ -540,6 +540,20 @@ def test_play_refuses_a_network_holding_nan(tmp_path: Path, capsys) -> None:  # 
             assert "Traceback" not in err
 
 
+def test_play_answers_a_deeply_nested_weights_file_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """100 000 levels of JSON (Python's parser would end in a RecursionError traceback)."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for evaluator in ("nneonneo", "ntuple"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "--agent", "greedy", "--evaluator", evaluator, "--weights", str(deep)])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        last = err.splitlines()[-1]  # argparse's usage, then the one line
+        assert last.startswith("g2048 play: error: ") and str(deep) in last
+        assert "nested 100000 levels deep, more than the 32" in last and "Traceback" not in err
+
+
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
     """The bench table's layout and its JSON keys, on stand-in figures (the measurements take
     minutes and are not asserted: speed is measured, not tested)."""

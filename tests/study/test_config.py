@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from g2048.study.config import (
     ConfigError,
     load_config,
+    read_yaml,
     refuse_templates,
     shard_range,
     study_config,
@@ -299,3 +300,53 @@ def test_the_smoke_study_states_every_value_it_uses() -> None:
 
     update(merged, smoke())
     assert validate_config(merged) == validate_config(smoke())
+
+
+def test_a_duplicate_key_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    """YAML forbids a key twice in a mapping; PyYAML and Snakemake keep the last silently."""
+    text = (CONFIGS / "smoke.yaml").read_text()
+    dup = tmp_path / "dup.yaml"
+    dup.write_text(text.replace("threads: 1\n", "threads: 1\nthreads: 2\n", 1))
+    line = text.splitlines().index("threads: 1") + 1
+    with pytest.raises(ConfigError) as info:
+        load_config(dup)
+    assert str(info.value) == (
+        f"{dup}:{line + 1}:1: not valid YAML: duplicate key 'threads' (lines {line} and "
+        f"{line + 1}): YAML keeps only the last; give it once"
+    )
+    nested = tmp_path / "nested.yaml"
+    nested.write_text(text.replace("    alpha: 0.1\n", "    alpha: 0.1\n    alpha: 0.2\n", 1))
+    with pytest.raises(ConfigError, match="duplicate key 'alpha'"):
+        load_config(nested)
+    # a merge key's values may be overridden: that is no duplicate
+    merged = tmp_path / "merged.yaml"
+    merged.write_text("base: &base {a: 1, b: 2}\nover:\n  <<: *base\n  b: 3\n")
+    assert read_yaml(merged) == {"base": {"a": 1, "b": 2}, "over": {"a": 1, "b": 3}}
+
+
+def test_a_key_error_names_the_keys_line_in_the_file(tmp_path: Path) -> None:
+    lines = (CONFIGS / "smoke.yaml").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == "games: 6")
+    lines[at] = lines[at].replace("games: 6", "games: -6")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(bad)
+    assert f"config key validate.games (line {at + 1}): -6 is less than the minimum" in str(
+        info.value
+    )
+    # a semantic check's key too, and a missing key gets the line of the mapping that lacks it
+    config = smoke()
+    config["validate"]["reference"] = "nobody"
+    del config["tune"]["td"]["network"]
+    bad.write_text(yaml.safe_dump(config, sort_keys=False))
+    text = bad.read_text().splitlines()
+    with pytest.raises(ConfigError) as info:
+        load_config(bad)
+    td = text.index("  td:") + 1
+    assert f"config key tune.td (line {td}): 'network' is a required property" in str(info.value)
+    bad.write_text(yaml.safe_dump(smoke() | {"validate": config["validate"]}, sort_keys=False))
+    text = bad.read_text().splitlines()
+    reference = next(i for i, line in enumerate(text) if "reference: nobody" in line) + 1
+    with pytest.raises(ConfigError, match=rf"config key validate.reference \(line {reference}\)"):
+        load_config(bad)

@@ -73,6 +73,11 @@ def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     fails(lambda: read_json(path), "holds a list, not a JSON object")
     fails(lambda: read_json(tmp_path / "none.json"), "cannot be read")
+    # nested deeper than any result file (the parser would end in a RecursionError)
+    path.write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)
+    fails(lambda: read_selection(path), "nested 100000 levels deep, more than the 32")
+    path.write_text('{"run": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "seed": [[[[1]]]]}')
+    assert read_json(path)["seed"] == [[[[1]]]]  # brackets inside strings do not nest
 
 
 def test_selections_and_tuning_runs(tmp_path: Path, nsga2_run: dict) -> None:

@@ -301,9 +301,14 @@ WRONG_IDS = [
         ("validate/cem-s1.csv", _cut_in_half, "truncated?"),
         ("select/nsga2/seed1.json", lambda p: p.write_text("garbage"), "is not valid JSON"),
         ("select/nsga2/seed1.json", lambda p: p.write_text("{}"), "lacks the key(s) run"),
+        (
+            "select/nsga2/seed1.json",
+            lambda p: p.write_text("[" * 100_000 + "]" * 100_000),
+            "nested 100000 levels deep, more than the 32",
+        ),
         *WRONG,
     ],
-    ids=["shard", "merged", "validate", "garbage-json", "empty-json", *WRONG_IDS],
+    ids=["shard", "merged", "validate", "garbage-json", "empty-json", "deep-json", *WRONG_IDS],
 )
 def test_a_damaged_result_file_stops_its_consumers_naming_it(
     smoke: Path,
