@@ -40,7 +40,7 @@ from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.methods import get_method
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.progress import ReportedError
-from g2048.study.results import parse_json, write_csv
+from g2048.study.results import parse_json, unknown_selection_keys, write_csv
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -126,6 +126,8 @@ def _profile(args: argparse.Namespace) -> int:
 def _digest(args: argparse.Namespace) -> int:
     if not args.results.is_dir():
         args.parser.error(f"no results folder {str(args.results)!r}")
+    if problem := _out_problem(args.out, args.force, (args.results, Path("results"))):
+        args.parser.error(f"--out: {problem}")
     try:
         count = write_digests(args.results, args.out, note=args.note)
     except DigestFileError as exc:
@@ -259,10 +261,7 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
     except ValueError as exc:
         raise ValueError(f"weights file {text} is not valid JSON: {exc}") from None
     if isinstance(data, dict):
-        try:
-            return selected_weights(data, agent.weight_rows > 1)
-        except ValueError as exc:
-            raise ValueError(f"weights file {text}: {exc}") from None
+        return _selected(data, text, agent.weight_rows > 1)
     try:
         return np.array(data, dtype=np.float64)
     except (TypeError, ValueError):
@@ -272,6 +271,24 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
         ) from None
 
 
+def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
+    """The weights a selection file (parsed: `data`) offers (naming.selected_weights), or
+    ValueError naming the file: not an object, or holding a key no selection of its method
+    holds."""
+    if not isinstance(data, dict):
+        raise ValueError(f"selection file {text} holds a {type(data).__name__}, not a JSON object")
+    unknown = unknown_selection_keys(data)
+    if unknown:
+        raise ValueError(
+            f"selection file {text}: holds the key(s) {', '.join(unknown)}, which no selection "
+            f"of method {data.get('method')!r} holds"
+        )
+    try:
+        return selected_weights(data, switching)
+    except ValueError as exc:
+        raise ValueError(f"selection file {text}: {exc}") from None
+
+
 def _read_network(text: str | None) -> Network:
     """The --weights value of the ntuple evaluator: a network file (.npz), or the selection
     file of a td run (results/select/td/...) naming one."""
@@ -279,11 +296,12 @@ def _read_network(text: str | None) -> Network:
         raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
     if Path(text).suffix == ".json":
         try:
-            text = selected_weights(parse_json(Path(text).read_text()), switching=False)
+            data = parse_json(Path(text).read_text())
         except OSError as exc:
             raise ValueError(f"cannot read {text}: {exc.strerror or exc}") from None
         except ValueError as exc:
-            raise ValueError(f"selection file {text}: {exc}") from None
+            raise ValueError(f"selection file {text} is not valid JSON: {exc}") from None
+        text = _selected(data, text, switching=False)
     return network(text)
 
 
@@ -320,6 +338,21 @@ def _format_ci(low: float, high: float) -> str:
 
 def _show_progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} games", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+
+def _out_problem(
+    path: Path, force: bool, results: tuple[Path, ...] = (Path("results"),)
+) -> str | None:
+    """Why --out may not be `path`, or None: a path under a study's `results` folders (the
+    pipeline's files, which a rerun would not notice replaced), or an existing file without
+    --force."""
+    target = path.resolve()
+    for folder in results:
+        if target == folder.resolve() or folder.resolve() in target.parents:
+            return f"{str(path)!r} is under {folder}/, a study's results: write it elsewhere"
+    if path.exists() and not path.is_dir() and not force:
+        return f"{str(path)!r} exists: give --force to replace it"
+    return None
 
 
 def _writable(path: Path) -> str | None:
@@ -384,7 +417,9 @@ def _train(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
-    if args.out is not None and (problem := _writable(args.out)):
+    if args.out is not None and (
+        problem := _out_problem(args.out, args.force) or _writable(args.out)
+    ):
         args.parser.error(f"--out: {problem}")
     seeds = game_seeds(args.seed, args.purpose, args.games, start=args.start)
     progress = _show_progress if sys.stderr.isatty() else None
@@ -535,7 +570,14 @@ def build_parser() -> argparse.ArgumentParser:
         "results folder, row by row, for `verify` on another machine.",
     )
     digest.add_argument("--results", type=Path, default=Path("results"), help="(default results)")
-    digest.add_argument("--out", type=Path, required=True, help="the digest file to write")
+    digest.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="the digest file to write (not under a results folder; an existing one only with "
+        "--force)",
+    )
+    digest.add_argument("--force", action="store_true", help="replace an existing --out file")
     digest.add_argument("--note", default="", help="what run the digests are of")
     digest.set_defaults(func=_digest, parser=digest)
     check = commands.add_parser(
@@ -674,8 +716,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         help="write one CSV row per game here (checked before the first game; after Ctrl-C "
-        "nothing is written)",
+        "nothing is written); not under results/, and an existing file only with --force",
     )
+    play.add_argument("--force", action="store_true", help="replace an existing --out file")
     play.set_defaults(func=_play, parser=play)
     watch = commands.add_parser(
         "watch", parents=[agent_options], help="watch one game in the terminal"

@@ -175,6 +175,12 @@ def read_digests(path: str | Path) -> dict[str, dict]:
             raise DigestFileError(
                 path, f"its entry for {key} is not a digest and a list of row digests"
             )
+        if entry["digest"] != _digest("".join(entry["rows"])):
+            raise DigestFileError(
+                path,
+                f"its entry for {key} gives the digest {entry['digest']}, not that of its rows "
+                f"({_digest(''.join(entry['rows']))}): edited since `digest` wrote it?",
+            )
     return files
 
 

@@ -31,7 +31,7 @@ import pandas as pd
 from g2048.evaluators import get_evaluator
 from g2048.evaluators.ntuple import Network, lut_size, network_tuples, stage_text
 from g2048.play import COLUMNS
-from g2048.study.methods import Method, get_method
+from g2048.study.methods import METHODS, Method, get_method
 from g2048.study.naming import NETWORK_EVALUATOR, network_file
 from g2048.study.progress import ReportedError
 from g2048.study.weights import shown, weights_problem
@@ -344,6 +344,21 @@ def read_tune(path: str | Path, record: dict | None = None, seed: int | None = N
 _HEX = "0123456789abcdef"
 
 
+# What every selection holds (stages.select; a pick adds its seeds' validation scores); its
+# method's `selection_keys` may add others.
+SELECTION_KEYS = ("run", "method", "seed", "evaluator", "weights", "validation_mean_scores")
+
+
+def unknown_selection_keys(data: dict) -> list[str]:
+    """The keys of a selection that no selection of its method holds (of any method, when the
+    method it names is unknown)."""
+    try:
+        extras = get_method(data.get("method")).selection_keys
+    except ValueError:
+        extras = tuple(k for m in METHODS.values() for k in m.selection_keys)
+    return [k for k in data if k not in SELECTION_KEYS and k not in extras]
+
+
 def read_selection(
     path: str | Path, record: dict | None = None, seed: int | None = None, pick: bool = False
 ) -> dict:
@@ -355,6 +370,13 @@ def read_selection(
     validation scores (which it records) are the best."""
     data = read_json(path, ("run", "method", "seed", "evaluator", "weights"))
     method = _method(path, data)
+    unknown = unknown_selection_keys(data)
+    if unknown:
+        raise ResultFileError(
+            path,
+            f"holds the key(s) {', '.join(unknown)}, which no selection of method "
+            f"{method.name} holds: written by something else?",
+        )
     if record is not None:
         _check_provenance(path, data, record, seed, ("evaluator",))
     elif not _is_int(data["seed"]):

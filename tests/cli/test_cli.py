@@ -119,6 +119,7 @@ def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
                     source,
                     "--out",
                     str(out),
+                    "--force",
                 ]
             )
             == 0
@@ -156,7 +157,8 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
     ]:
         expected = play_games(agent, seeds, "nsga4", rows)["score"].tolist()
         args = ["play", "--agent", agent.name, "--evaluator", "nsga4", "--games", "2"]
-        assert main([*args, "--depth", "1", "--weights", str(path), "--out", str(out)]) == 0
+        args += ["--depth", "1", "--weights", str(path), "--out", str(out), "--force"]
+        assert main(args) == 0
         assert pd.read_csv(out)["score"].tolist() == expected
     watch = ["watch", "--agent", "switching", "--evaluator", "nsga4", "--depth", "1"]
     assert main([*watch, "--weights", str(path), "--delay", "0"]) == 0
@@ -177,7 +179,10 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
         (["--agent", "switching", "--weights", "1,2,3"], "give --weights a JSON file"),
         (["--agent", "greedy", "--out", "/no/such/dir/x.csv"], "No such file or directory"),
         (["--agent", "greedy", "--out", "/tmp"], "--out: '/tmp' is a directory"),
-        (["--agent", "greedy", "--out", "/proc/version"], "--out: cannot write '/proc/version'"),
+        (
+            ["--agent", "greedy", "--force", "--out", "/proc/version"],
+            "--out: cannot write '/proc/version'",
+        ),
         (["--agent", "greedy", "--games", "1000000000000"], "refused, not streamed"),
         (["--agent", "montecarlo", "--rollouts", "1000000000"], "rollouts must be in 1..1000000"),
     ],
@@ -395,7 +400,7 @@ def test_play_and_watch_take_a_network_file_or_its_selection(tmp_path: Path, cap
     expected = play_games(AgentConfig("greedy"), game_seeds(3, "play", 3), "ntuple", network)
     for weights in (path, selection):
         args = ["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(weights)]
-        assert main([*args, "--games", "3", "--seed", "3", "--out", str(out)]) == 0
+        assert main([*args, "--games", "3", "--seed", "3", "--out", str(out), "--force"]) == 0
         assert pd.read_csv(out)["score"].tolist() == expected["score"].tolist()
     capsys.readouterr()
     watch = ["watch", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(path)]
@@ -552,6 +557,62 @@ def test_play_answers_a_deeply_nested_weights_file_in_one_line(tmp_path: Path, c
         last = err.splitlines()[-1]  # argparse's usage, then the one line
         assert last.startswith("g2048 play: error: ") and str(deep) in last
         assert "nested 100000 levels deep, more than the 32" in last and "Traceback" not in err
+
+
+def test_play_refuses_to_overwrite_a_file_or_to_write_under_results(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "games.csv"
+    out.write_text("mine")
+    args = ["play", "--agent", "random", "--games", "2", "--out", str(out)]
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2 and out.read_text() == "mine"
+    assert f"error: --out: {str(out)!r} exists: give --force to replace it" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--force"]) == 0 and len(pd.read_csv(out)) == 2
+    (tmp_path / "results" / "benchmark").mkdir(parents=True)
+    for inside in ("results/benchmark/greedy.csv", "results/new.csv", "./results/../results/x"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "--agent", "random", "--games", "2", "--force", "--out", inside])
+        assert exit_info.value.code == 2
+        assert "is under results/, a study's results: write it elsewhere" in (
+            capsys.readouterr().err
+        )
+    assert not any((tmp_path / "results").rglob("*.csv"))
+
+
+def test_play_refuses_a_selection_with_an_unknown_key(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    selection = tmp_path / "cem.json"
+    weights = EVALUATORS["cem8"].default_weights.tolist()
+    data = {"run": "cem", "method": "cem", "seed": 1, "evaluator": "cem8", "weights": weights}
+    write_json(selection, data | {"note": "pasted"})
+    args = ["play", "--agent", "greedy", "--evaluator", "cem8", "--weights", str(selection)]
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert (
+        f"selection file {selection}: holds the key(s) note, which no selection of method "
+        "'cem' holds"
+    ) in capsys.readouterr().err
+    write_json(selection, data)
+    assert main([*args, "--games", "1"]) == 0
+    write_json(selection, {"method": "td", "evaluator": "ntuple", "weights": "x.npz", "a": 1})
+    with pytest.raises(SystemExit):
+        main(["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(selection)])
+    assert "holds the key(s) a, which no selection of method 'td' holds" in (
+        capsys.readouterr().err
+    )
+    selection.write_text("[1, 2]")
+    with pytest.raises(SystemExit):
+        main(["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(selection)])
+    assert f"selection file {selection} holds a list, not a JSON object" in (
+        capsys.readouterr().err
+    )
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001

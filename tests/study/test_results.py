@@ -80,6 +80,22 @@ def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
     assert read_json(path)["seed"] == [[[[1]]]]  # brackets inside strings do not nest
 
 
+def test_a_selection_with_a_key_its_method_never_writes_is_refused(
+    tmp_path: Path, nsga2_run: dict
+) -> None:
+    path = tmp_path / "seed1.json"
+    selected = select(nsga2_run)
+    write_json(path, selected | {"validation_mean_scores": [1.0]})
+    read_selection(path)  # every key nsga2's select (and a pick) writes
+    write_json(path, selected | {"weights_backup": [0.0] * 4})
+    fails(lambda: read_selection(path), "holds the key(s) weights_backup, which no selection")
+    cem = {"run": "cem", "method": "cem", "seed": 1, "evaluator": "cem8", "weights": [0.0] * 8}
+    write_json(path, cem | {"switching": [[0.0] * 8] * 3})  # nsga2's, not cem's
+    fails(
+        lambda: read_selection(path), "holds the key(s) switching, which no selection of method cem"
+    )
+
+
 def test_selections_and_tuning_runs(tmp_path: Path, nsga2_run: dict) -> None:
     path = tmp_path / "tune.json"
     write_json(path, nsga2_run | {"rank": [0, 0, 0, 1], "ref_point": [0, 0, 0, 0]})

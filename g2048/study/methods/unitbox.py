@@ -107,6 +107,7 @@ class UnitBoxMethod(WeightMethod):
     best candidate seen with its fitness, and the final elite."""
 
     result_keys = ("best_x", "best_f", "elite")
+    selection_keys = ("train", "fresh")
 
     def judged_by(self, settings: dict) -> str:
         return settings.get("fitness", FITNESS.default)
