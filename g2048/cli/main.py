@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -283,10 +284,48 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
             f"selection file {text}: holds the key(s) {', '.join(unknown)}, which no selection "
             f"of method {data.get('method')!r} holds"
         )
+    own = Path(text).parent / str(data.get("run")) / f"seed{data.get('seed')}.json"
+    if "validation_mean_scores" in data and own.is_file():  # a run's pick, beside its seeds'
+        seed_selection = parse_json(own.read_text())
+        if not isinstance(seed_selection, dict):
+            raise ValueError(f"selection file {own} holds a {type(seed_selection).__name__}")
+        differ = [k for k in seed_selection if seed_selection[k] != data.get(k)]
+        if differ:
+            raise ValueError(
+                f"selection file {text}: picks seed {data.get('seed')}, but its "
+                f"{', '.join(differ)} differ from that seed's selection file {own}: edited or "
+                "replaced since?"
+            )
     try:
         return selected_weights(data, switching)
     except ValueError as exc:
         raise ValueError(f"selection file {text}: {exc}") from None
+
+
+def _recorded_network(path: str) -> Network:
+    """The network file `path`, checked against the SHA-256 its training run recorded when the
+    run's result file lies beside it (results/tune/td/seed1.npz and seed1.json, as the pipeline
+    writes them; a network of `train --out` has none)."""
+    loaded = network(path)
+    run_file = Path(path).with_suffix(".json")
+    if not run_file.is_file():
+        return loaded
+    try:
+        recorded = parse_json(run_file.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(
+            f"{run_file}, the run that trained {path}, cannot be read: {exc}"
+        ) from None
+    if not isinstance(recorded, dict) or "network_sha256" not in recorded:
+        return loaded
+    digest = hashlib.sha256(np.ascontiguousarray(loaded.lut).tobytes()).hexdigest()
+    if digest != recorded["network_sha256"]:
+        raise ValueError(
+            f"{path}: its weights' SHA-256 is {digest[:16]}..., not "
+            f"{str(recorded['network_sha256'])[:16]}... as its training run recorded in "
+            f"{run_file}: replaced since?"
+        )
+    return loaded
 
 
 def _read_network(text: str | None) -> Network:
@@ -302,7 +341,7 @@ def _read_network(text: str | None) -> Network:
         except ValueError as exc:
             raise ValueError(f"selection file {text} is not valid JSON: {exc}") from None
         text = _selected(data, text, switching=False)
-    return network(text)
+    return _recorded_network(text)
 
 
 def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, object]:

@@ -411,6 +411,7 @@ class Trainer:
             np.savez(
                 f,
                 key=np.array(key),
+                sha256=np.array(self.digest()),
                 name=np.array(self.network.name),
                 games_done=np.array(self.games_done),
                 table=self.table,
@@ -440,6 +441,7 @@ class Trainer:
                 self.promoted[:] = data["promoted"] if "promoted" in data.files else 0
                 self.games_done = int(data["games_done"])
                 self.curve = data["curve"].tolist()
+                saved = str(data["sha256"]) if "sha256" in data.files else None
         except (OSError, KeyError, ValueError, zipfile.BadZipFile):
             return False
         arrays = {"weights": self.table.view(np.float32), "TC sums": self.tc_e}
@@ -450,7 +452,20 @@ class Trainer:
                     f"checkpoint {path}: its {what} hold {problem}, not resumed: delete it to "
                     "train from the start"
                 )
+        if saved is not None and saved != self.digest():
+            raise TrainingError(
+                f"checkpoint {path}: its state's SHA-256 is {self.digest()[:16]}..., not "
+                f"{saved[:16]}... as it was saved: edited since? Not resumed: delete it to "
+                "train from the start"
+            )
         return True
+
+    def digest(self) -> str:
+        """The SHA-256 of the state a checkpoint saves (weights, TC sums, stage, games)."""
+        h = hashlib.sha256(self.table.tobytes())
+        for part in (self.tc_e, self.tc_a, self.promoted, np.array(self.games_done)):
+            h.update(part.tobytes())
+        return h.hexdigest()
 
     def check_finite(self, since: int, rates: str) -> None:
         """TrainingError unless every weight is finite: the games since the last check (at

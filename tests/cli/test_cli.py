@@ -1,6 +1,7 @@
 """`python -m g2048 play | watch`: summaries, CSV output, argument errors, and watch replaying
 exactly the game that `play_games` plays from the same seed."""
 
+import hashlib
 import importlib
 import json
 import os
@@ -613,6 +614,51 @@ def test_play_refuses_a_selection_with_an_unknown_key(tmp_path: Path, capsys) ->
     assert f"selection file {selection} holds a list, not a JSON object" in (
         capsys.readouterr().err
     )
+
+
+def test_play_checks_a_network_and_a_pick_against_what_their_run_recorded(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the pipeline leaves them: a network beside its run's result, which recorded its
+    SHA-256, and a run's pick beside its seeds' selections; one replaced is refused."""
+    monkeypatch.chdir(tmp_path)
+    tune, select_dir = tmp_path / "results" / "tune" / "td", tmp_path / "results" / "select"
+    tune.mkdir(parents=True)
+    (select_dir / "cem").mkdir(parents=True)
+    size = ntuple.lut_size(ntuple.NETWORKS["lines4x2"])
+    lut = np.random.default_rng(2).normal(0, 9, size).astype(np.float32)
+    ntuple.save_network(tune / "seed1.npz", ntuple.Network("lines4x2", lut))
+    digest = hashlib.sha256(lut.tobytes()).hexdigest()
+    write_json(tune / "seed1.json", {"run": "td", "network_sha256": digest})
+    pick = select_dir / "tuned-td.json"
+    write_json(pick, {"run": "td", "method": "td", "seed": 1, "evaluator": "ntuple",
+                      "weights": "results/tune/td/seed1.npz"})  # fmt: skip
+    net = ["play", "--agent", "greedy", "--evaluator", "ntuple", "--games", "1", "--weights"]
+    for weights in ("results/tune/td/seed1.npz", str(pick)):
+        assert main([*net, weights]) == 0
+    ntuple.save_network(tune / "seed1.npz", ntuple.Network("lines4x2", lut * 2))  # replaced
+    for weights in ("results/tune/td/seed1.npz", str(pick)):
+        with pytest.raises(SystemExit):
+            main([*net, weights])
+        err = capsys.readouterr().err
+        assert "error: results/tune/td/seed1.npz: its weights' SHA-256 is " in err
+        assert "as its training run recorded in results/tune/td/seed1.json: replaced" in err
+    weights = EVALUATORS["cem8"].default_weights.tolist()
+    seed = {"run": "cem", "method": "cem", "seed": 2, "evaluator": "cem8", "weights": weights}
+    write_json(select_dir / "cem" / "seed2.json", seed)
+    write_json(select_dir / "tuned-cem.json", seed | {"validation_mean_scores": [1.0, 2.0]})
+    cem = ["play", "--agent", "greedy", "--evaluator", "cem8", "--games", "1", "--weights"]
+    assert main([*cem, "results/select/tuned-cem.json"]) == 0
+    pasted = seed | {"weights": [0.5] * 8, "validation_mean_scores": [1.0, 2.0]}
+    write_json(select_dir / "tuned-cem.json", pasted)
+    with pytest.raises(SystemExit):
+        main([*cem, "results/select/tuned-cem.json"])
+    assert (
+        "picks seed 2, but its weights differ from that seed's selection file "
+        "results/select/cem/seed2.json: edited or replaced since?"
+    ) in capsys.readouterr().err
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001

@@ -165,13 +165,18 @@ def test_a_checkpoint_with_a_nan_weight_is_refused_not_resumed(tmp_path: Path) -
     table = arrays["table"].view(np.float32)
     table[7] = np.nan
     with open(checkpoint, "wb") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **{k: v for k, v in arrays.items() if k != "sha256"})  # no digest to fail
     with pytest.raises(TrainingError) as info:
         train("lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
     assert str(info.value) == (
         f"checkpoint {checkpoint}: its weights hold 1 NaN or infinite values (the first at "
         "entry 7), not resumed: delete it to train from the start"
     )
+    table[7] = 1.0  # finite, but not what was saved: the checkpoint's own SHA-256 tells
+    with open(checkpoint, "wb") as f:
+        np.savez(f, **arrays)
+    with pytest.raises(TrainingError, match=r"run.ckpt: its state's SHA-256 is .* as it was saved"):
+        train("lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
 
 
 def test_bad_settings_are_refused() -> None:

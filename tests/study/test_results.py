@@ -176,6 +176,26 @@ def test_a_selection_is_checked_against_its_evaluator_and_its_run(
     fails(lambda: read_selection(path, run_record(smoke, "cem"), 1), message)
 
 
+def test_a_pick_holds_its_seeds_selection_and_nothing_else(tmp_path: Path, smoke: dict) -> None:
+    """Weights pasted into a pick (well-formed, inside the box, its seed the best) are refused
+    by the jobs that read it: they compare it with the selection file of the seed it picks."""
+    record = run_record(smoke, "cem")
+    seeds = [tmp_path / "seed1.json", tmp_path / "seed2.json"]
+    write_json(seeds[0], cem_selection())
+    write_json(seeds[1], cem_selection(seed=2, weights=[0.5] * 8))
+    pick = tmp_path / "tuned-cem.json"
+    write_json(pick, cem_selection(seed=2, weights=[0.5] * 8, validation_mean_scores=[1.0, 2.0]))
+    files = [str(p) for p in seeds]
+    assert tuned_weights(str(pick), record, seed_selections=files)[1].tolist() == [0.5] * 8
+    write_json(pick, cem_selection(seed=2, validation_mean_scores=[1.0, 2.0]))  # seed 1's
+    fails(
+        lambda: tuned_weights(str(pick), record, seed_selections=files),
+        f"picks seed 2, but its weights differ from that seed's selection file {seeds[1]}",
+    )
+    with pytest.raises(ValueError, match="give the selection files of seeds"):
+        tuned_weights(str(pick), record)
+
+
 def test_weights_at_the_edge_of_the_box_pass_and_beyond_fail(tmp_path: Path, smoke: dict) -> None:
     """The tuners' points lie in the box (CEM clips, CMA-ES maps into it): its edges pass, up to
     rounding; a step beyond fails."""

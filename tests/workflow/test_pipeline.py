@@ -257,6 +257,18 @@ def _edit_json(**changes: object) -> Callable[[Path], None]:
     return damage
 
 
+def _paste_weights(other: str) -> Callable[[Path], None]:
+    """A damage that pastes the weights of the selection file `other` (in the same folder)
+    into a selection: cem's into cmaes's pick, same evaluator, inside the box."""
+
+    def damage(path: Path) -> None:
+        data = read_json(path)
+        data["weights"] = read_json(path.parent / other)["weights"]
+        write_json(path, data)
+
+    return damage
+
+
 def _network(name: str, value: float) -> Callable[[Path], None]:
     """A damage that replaces a network file by a network `name` with every weight `value`."""
 
@@ -281,6 +293,8 @@ WRONG = [
     ("select/cem/seed1.json", _edit_json(seed="x"), "records seed \"x\", not an integer"),
     ("select/tuned-cem.json", _edit_json(validation_mean_scores=lambda v: v[::-1]),
      "the best"),
+    ("select/tuned-cmaes.json", _paste_weights("tuned-cem.json"),
+     "differ from that seed's selection file results/select/cmaes/seed"),
     ("tune/cem/seed1.json", _edit_json(settings=lambda s: s | {"games": 99}),
      "records settings other than the config's for run cem (games: 99 here, 2 in the config)"),
     ("tune/td/seed1.npz", _network("lines4x2", np.nan), "NaN or infinite weights"),
@@ -289,7 +303,7 @@ WRONG = [
 ]  # fmt: skip
 WRONG_IDS = [
     "bool-weights", "huge-weights", "other-evaluator", "string-weights", "short-weights",
-    "seed-x", "pick-not-best", "tune-settings", "nan-network", "other-network",
+    "seed-x", "pick-not-best", "pasted-pick", "tune-settings", "nan-network", "other-network",
 ]  # fmt: skip
 
 

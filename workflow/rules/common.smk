@@ -72,6 +72,12 @@ def network_inputs(run, seeds):
     }
 
 
+def seed_selections(run):
+    """The selection file of every seed of a run, which a job reading the run's pick compares
+    the pick with (it must hold its seed's selection, not weights from elsewhere)."""
+    return {"seed_selections": [f"results/select/{run}/seed{s}.json" for s in SEEDS]}
+
+
 def tuned_selection(wildcards):
     """The files a validation candidate needs (none for baselines): its selection, and for a
     network its file and its run's result."""
@@ -115,7 +121,7 @@ def transfer_weights(wildcards):
     """The pick a depth-transfer weight set needs (none for baselines)."""
     for run in WEIGHT_RUNS:
         if wildcards.weightset == transfer_name(run):
-            return {"selected": f"results/select/tuned-{run}.json"}
+            return {"selected": f"results/select/tuned-{run}.json"} | seed_selections(run)
     return {}
 
 
@@ -127,7 +133,7 @@ def entry_weights(wildcards):
     if spec is None:
         return {}
     pick = {"tuned": f"results/select/tuned-{spec.run}.json"}
-    return pick | network_inputs(spec.run, SEEDS)
+    return pick | seed_selections(spec.run) | network_inputs(spec.run, SEEDS)
 
 
 def shard_threads(wildcards):
