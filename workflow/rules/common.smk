@@ -121,7 +121,8 @@ def transfer_weights(wildcards):
     """The pick a depth-transfer weight set needs (none for baselines)."""
     for run in WEIGHT_RUNS:
         if wildcards.weightset == transfer_name(run):
-            return {"selected": f"results/select/tuned-{run}.json"} | seed_selections(run)
+            pick = {"selected": f"results/select/tuned-{run}.json"}
+            return pick | seed_selections(run)
     return {}
 
 
