@@ -68,7 +68,7 @@ layers: $(BIN)/activate
 # Copy a finished study's summary tables and key figures to docs/ (committed, shown in README),
 # with the digests of its result files (what `make verify` compares with).
 docs:
-	$(BIN)/python -m g2048 digest --out docs/digests/default.json \
+	$(BIN)/python -m g2048 digest --force --out docs/digests/default.json \
 	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	mkdir -p docs/tables docs/figures
 	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
@@ -86,7 +86,7 @@ docs:
 digests: $(BIN)/activate
 	rm -rf .smoke && mkdir .smoke && cp -r Snakefile config workflow profiles .smoke/
 	cd .smoke && ../$(BIN)/snakemake --configfile config/smoke.yaml --cores $(CORES)
-	$(BIN)/python -m g2048 digest --results .smoke/results --out docs/digests/smoke.json \
+	$(BIN)/python -m g2048 digest --force --results .smoke/results --out docs/digests/smoke.json \
 	    --note "smoke study (config/smoke.yaml)"
 	rm -rf .smoke
 

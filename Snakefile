@@ -1,18 +1,28 @@
+import sys
+
 from snakemake.utils import min_version
 
-from g2048.study.config import refuse_templates
+from g2048.study.config import ConfigError, study_config
 
 min_version("9.0")
 
-# A config file is code to Snakemake: a top-level `__use_yte__: true` makes it evaluate the
-# file's values as Python (YTE templates) while reading it. It does so for --configfile files
-# before this file runs, and drops the key from `config`, so `config` never shows it; the
-# files themselves still do. Stop here, before any job and before `configfile:` below reads
-# (and would evaluate) the default config.
-refuse_templates([*workflow.overwrite_configfiles, "config/config.yaml"])
+# A study is one config file, checked here as `python -m g2048 check-config` checks it (same
+# messages, one stop without a traceback): the --configfile given replaces config/config.yaml
+# instead of merging with it. A config file is code to Snakemake: a top-level
+# `__use_yte__: true` makes it evaluate the file's values as Python (YTE templates) while
+# reading it. It does so for a --configfile before this file runs, and drops the key from
+# `config`; the file itself still shows it. The check refuses it here, before any job and
+# before `configfile:` below reads (and would evaluate) the default config.
+try:
+    CONFIG_FILE, CHECKED_CONFIG = study_config(
+        workflow.overwrite_configfiles, "config/config.yaml"
+    )
+except ConfigError as exc:
+    sys.exit(str(exc))
 
+if not workflow.overwrite_configfiles:
 
-configfile: "config/config.yaml"
+    configfile: "config/config.yaml"
 
 
 report: "workflow/report/workflow.rst"

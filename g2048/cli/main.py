@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -37,8 +38,10 @@ from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema
 from g2048.study.digests import DigestFileError, verify, write_digests
+from g2048.study.methods import get_method
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
-from g2048.study.results import write_csv
+from g2048.study.progress import ReportedError
+from g2048.study.results import parse_json, unknown_selection_keys, write_csv
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -124,6 +127,8 @@ def _profile(args: argparse.Namespace) -> int:
 def _digest(args: argparse.Namespace) -> int:
     if not args.results.is_dir():
         args.parser.error(f"no results folder {str(args.results)!r}")
+    if problem := _out_problem(args.out, args.force, (args.results, Path("results"))):
+        args.parser.error(f"--out: {problem}")
     try:
         count = write_digests(args.results, args.out, note=args.note)
     except DigestFileError as exc:
@@ -279,12 +284,41 @@ def _bounded(
     return parse
 
 
+def _schema_number(spec: dict) -> Callable[[str], float]:
+    """An argparse type: a number within the bounds of the JSON schema `spec` (minimum,
+    exclusiveMinimum, maximum), so that an option keeps the config's bound of its key."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        low, high = spec.get("minimum"), spec.get("maximum")
+        above = spec.get("exclusiveMinimum")
+        if not (
+            (low is None or value >= low)
+            and (above is None or value > above)
+            and (high is None or value <= high)
+        ):
+            bounds = [f">= {low}"] if low is not None else []
+            bounds += [f"> {above}"] if above is not None else []
+            bounds += [f"<= {high}"] if high is not None else []
+            raise argparse.ArgumentTypeError(
+                f"must be {' and '.join(bounds)} (as in a study config), got {text}"
+            )
+        return value
+
+    return parse
+
+
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
 # The study config's bounds on games (g2048/study/schema.yaml), which the CLI keeps too: `play`
 # holds every game's row until the end, so it refuses more games up front instead of streaming.
 _SIZES = load_schema()["$defs"]
 MAX_GAMES = _SIZES["games"]["maximum"]
 MAX_TRAINING_GAMES = _SIZES["training_games"]["maximum"]
+# The td method's settings (g2048/study/methods/td.py), whose bounds `train` keeps too.
+_TD_KEYS = get_method("td").keys
 
 
 def _depth(text: str) -> int | str:
@@ -314,16 +348,13 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
                 f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
             ) from None
     try:
-        data = json.loads(path.read_text())
+        data = parse_json(path.read_text())
     except OSError as exc:
         raise ValueError(f"cannot read weights file {text}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise ValueError(f"weights file {text} is not valid JSON: {exc}") from None
     if isinstance(data, dict):
-        try:
-            return selected_weights(data, agent.weight_rows > 1)
-        except ValueError as exc:
-            raise ValueError(f"weights file {text}: {exc}") from None
+        return _selected(data, text, agent.weight_rows > 1)
     try:
         return np.array(data, dtype=np.float64)
     except (TypeError, ValueError):
@@ -333,6 +364,62 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
         ) from None
 
 
+def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
+    """The weights a selection file (parsed: `data`) offers (naming.selected_weights), or
+    ValueError naming the file: not an object, or holding a key no selection of its method
+    holds."""
+    if not isinstance(data, dict):
+        raise ValueError(f"selection file {text} holds a {type(data).__name__}, not a JSON object")
+    unknown = unknown_selection_keys(data)
+    if unknown:
+        raise ValueError(
+            f"selection file {text}: holds the key(s) {', '.join(unknown)}, which no selection "
+            f"of method {data.get('method')!r} holds"
+        )
+    own = Path(text).parent / str(data.get("run")) / f"seed{data.get('seed')}.json"
+    if "selection_values" in data and own.is_file():  # a run's pick, beside its seeds'
+        seed_selection = parse_json(own.read_text())
+        if not isinstance(seed_selection, dict):
+            raise ValueError(f"selection file {own} holds a {type(seed_selection).__name__}")
+        differ = [k for k in seed_selection if seed_selection[k] != data.get(k)]
+        if differ:
+            raise ValueError(
+                f"selection file {text}: picks seed {data.get('seed')}, but its "
+                f"{', '.join(differ)} differ from that seed's selection file {own}: edited or "
+                "replaced since?"
+            )
+    try:
+        return selected_weights(data, switching)
+    except ValueError as exc:
+        raise ValueError(f"selection file {text}: {exc}") from None
+
+
+def _recorded_network(path: str) -> Network:
+    """The network file `path`, checked against the SHA-256 its training run recorded when the
+    run's result file lies beside it (results/tune/td/seed1.npz and seed1.json, as the pipeline
+    writes them; a network of `train --out` has none)."""
+    loaded = network(path)
+    run_file = Path(path).with_suffix(".json")
+    if not run_file.is_file():
+        return loaded
+    try:
+        recorded = parse_json(run_file.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(
+            f"{run_file}, the run that trained {path}, cannot be read: {exc}"
+        ) from None
+    if not isinstance(recorded, dict) or "network_sha256" not in recorded:
+        return loaded
+    digest = hashlib.sha256(np.ascontiguousarray(loaded.lut).tobytes()).hexdigest()
+    if digest != recorded["network_sha256"]:
+        raise ValueError(
+            f"{path}: its weights' SHA-256 is {digest[:16]}..., not "
+            f"{str(recorded['network_sha256'])[:16]}... as its training run recorded in "
+            f"{run_file}: replaced since?"
+        )
+    return loaded
+
+
 def _read_network(text: str | None) -> Network:
     """The --weights value of the ntuple evaluator: a network file (.npz), or the selection
     file of a td run (results/select/td/...) naming one."""
@@ -340,12 +427,13 @@ def _read_network(text: str | None) -> Network:
         raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
     if Path(text).suffix == ".json":
         try:
-            text = selected_weights(json.loads(Path(text).read_text()), switching=False)
+            data = parse_json(Path(text).read_text())
         except OSError as exc:
             raise ValueError(f"cannot read {text}: {exc.strerror or exc}") from None
         except ValueError as exc:
-            raise ValueError(f"selection file {text}: {exc}") from None
-    return network(text)
+            raise ValueError(f"selection file {text} is not valid JSON: {exc}") from None
+        text = _selected(data, text, switching=False)
+    return _recorded_network(text)
 
 
 def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, object]:
@@ -381,6 +469,21 @@ def _format_ci(low: float, high: float) -> str:
 
 def _show_progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} games", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+
+def _out_problem(
+    path: Path, force: bool, results: tuple[Path, ...] = (Path("results"),)
+) -> str | None:
+    """Why --out may not be `path`, or None: a path under a study's `results` folders (the
+    pipeline's files, which a rerun would not notice replaced), or an existing file without
+    --force."""
+    target = path.resolve()
+    for folder in results:
+        if target == folder.resolve() or folder.resolve() in target.parents:
+            return f"{str(path)!r} is under {folder}/, a study's results: write it elsewhere"
+    if path.exists() and not path.is_dir() and not force:
+        return f"{str(path)!r} exists: give --force to replace it"
+    return None
 
 
 def _writable(path: Path) -> str | None:
@@ -423,6 +526,9 @@ def _train(args: argparse.Namespace) -> int:
             "td", settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
             args.threads, lambda line: print(line, flush=True),
         )  # fmt: skip
+    except ReportedError as exc:  # diverged, or a damaged checkpoint: nothing written
+        print(f"g2048 train: {exc}", file=sys.stderr)
+        return 1
     except ValueError as exc:
         args.parser.error(str(exc))
     except KeyboardInterrupt:
@@ -442,7 +548,9 @@ def _train(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
-    if args.out is not None and (problem := _writable(args.out)):
+    if args.out is not None and (
+        problem := _out_problem(args.out, args.force) or _writable(args.out)
+    ):
         args.parser.error(f"--out: {problem}")
     seeds = game_seeds(args.seed, args.purpose, args.games, start=args.start)
     progress = _show_progress if sys.stderr.isatty() else None
@@ -593,7 +701,14 @@ def build_parser() -> argparse.ArgumentParser:
         "results folder, row by row, for `verify` on another machine.",
     )
     digest.add_argument("--results", type=Path, default=Path("results"), help="(default results)")
-    digest.add_argument("--out", type=Path, required=True, help="the digest file to write")
+    digest.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="the digest file to write (not under a results folder; an existing one only with "
+        "--force)",
+    )
+    digest.add_argument("--force", action="store_true", help="replace an existing --out file")
     digest.add_argument("--note", default="", help="what run the digests are of")
     digest.set_defaults(func=_digest, parser=digest)
     check = commands.add_parser(
@@ -666,7 +781,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=100000,
         help=f"(default 100000, at most {MAX_TRAINING_GAMES})",
     )
-    train.add_argument("--alpha", type=_positive_float, default=0.1, help="(default 0.1)")
+    train.add_argument(
+        "--alpha",
+        type=_schema_number(_TD_KEYS["alpha"].schema),
+        default=0.1,
+        help=f"{_TD_KEYS['alpha'].schema['description']} Default 0.1.",
+    )
     train.add_argument("--coherence", action="store_true", help="temporal-coherence learning rates")
     train.add_argument(
         "--init",
@@ -682,7 +802,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="learn the last this many games by TC at --tc-alpha (OTD+TC; a multiple of 1000; "
         "default 0)",
     )
-    train.add_argument("--tc-alpha", type=_positive_float, default=1.0, help="(default 1.0)")
+    train.add_argument(
+        "--tc-alpha",
+        type=_schema_number(_TD_KEYS["tc_alpha"].schema),
+        default=1.0,
+        help=f"{_TD_KEYS['tc_alpha'].schema['description']} Default 1.0.",
+    )
     train.add_argument(
         "--lambda",
         dest="lam",
@@ -763,8 +888,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         help="write one CSV row per game here (checked before the first game; after Ctrl-C "
-        "nothing is written)",
+        "nothing is written); not under results/, and an existing file only with --force",
     )
+    play.add_argument("--force", action="store_true", help="replace an existing --out file")
     play.set_defaults(func=_play, parser=play)
     watch = commands.add_parser(
         "watch", parents=[agent_options], help="watch one game in the terminal"

@@ -238,13 +238,20 @@ def save_network(path: str | Path, network: Network) -> None:
 
 def load_network(path: str | Path) -> Network:
     """Read a network written by save_network (one written before networks had stages is one
-    stage); ValueError naming the file on a bad one."""
+    stage); ValueError naming the file on a bad one, or one holding a non-finite weight."""
     try:
         with np.load(path, allow_pickle=False) as data:
             stages = tuple(data["stages"].tolist()) if "stages" in data.files else ()
-            return Network(str(data["name"]), np.ascontiguousarray(data["lut"]), stages)
+            network = Network(str(data["name"]), np.ascontiguousarray(data["lut"]), stages)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         raise ValueError(f"{path}: not an n-tuple network file ({exc})") from None
+    finite = np.isfinite(network.lut)
+    if not finite.all():
+        raise ValueError(
+            f"{path}: holds {int(finite.size - finite.sum())} NaN or infinite weights (the "
+            f"first at entry {int(np.argmin(finite))}): not a network to play"
+        )
+    return network
 
 
 def prepare(network: Network, downgrade: int = 0) -> tuple[np.ndarray, np.ndarray]:

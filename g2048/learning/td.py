@@ -366,6 +366,22 @@ def block_row(games: int, records: np.ndarray, seconds: float) -> list[float]:
     ]
 
 
+class TrainingError(ValueError):
+    """A training run that cannot go on (diverged weights, a damaged checkpoint): the message
+    says what and where in one line."""
+
+
+def nonfinite(values: np.ndarray) -> str | None:
+    """'N NaN or infinite values (the first at entry k)', or None when every value is finite."""
+    finite = np.isfinite(values)
+    if finite.all():
+        return None
+    return (
+        f"{int(values.size - finite.sum())} NaN or infinite values (the first at entry "
+        f"{int(np.argmin(finite))})"
+    )
+
+
 def checkpoint_key(settings: dict) -> str:
     """The digest that ties a checkpoint to the run's settings (never resumed under others)."""
     text = json.dumps({"version": CHECKPOINT_VERSION, **settings}, sort_keys=True)
@@ -395,6 +411,7 @@ class Trainer:
             np.savez(
                 f,
                 key=np.array(key),
+                sha256=np.array(self.digest()),
                 name=np.array(self.network.name),
                 games_done=np.array(self.games_done),
                 table=self.table,
@@ -424,9 +441,42 @@ class Trainer:
                 self.promoted[:] = data["promoted"] if "promoted" in data.files else 0
                 self.games_done = int(data["games_done"])
                 self.curve = data["curve"].tolist()
+                saved = str(data["sha256"]) if "sha256" in data.files else None
         except (OSError, KeyError, ValueError, zipfile.BadZipFile):
             return False
+        arrays = {"weights": self.table.view(np.float32), "TC sums": self.tc_e}
+        arrays |= {"TC magnitudes": self.tc_a, "learning curve": np.array(self.curve)}
+        for what, values in arrays.items():
+            if (problem := nonfinite(values)) is not None:
+                raise TrainingError(
+                    f"checkpoint {path}: its {what} hold {problem}, not resumed: delete it to "
+                    "train from the start"
+                )
+        if saved is not None and saved != self.digest():
+            raise TrainingError(
+                f"checkpoint {path}: its state's SHA-256 is {self.digest()[:16]}..., not "
+                f"{saved[:16]}... as it was saved: edited since? Not resumed: delete it to "
+                "train from the start"
+            )
         return True
+
+    def digest(self) -> str:
+        """The SHA-256 of the state a checkpoint saves (weights, TC sums, stage, games)."""
+        h = hashlib.sha256(self.table.tobytes())
+        for part in (self.tc_e, self.tc_a, self.promoted, np.array(self.games_done)):
+            h.update(part.tobytes())
+        return h.hexdigest()
+
+    def check_finite(self, since: int, rates: str) -> None:
+        """TrainingError unless every weight is finite: the games since the last check (at
+        `since` games) diverged, at the learning `rates` (e.g. 'alpha 2')."""
+        problem = nonfinite(self.table.view(np.float32))
+        if problem is not None:
+            raise TrainingError(
+                f"training diverged: the network's weights hold {problem} after game "
+                f"{self.games_done} (finite after game {since}), at {rates}; nothing written: "
+                "train with a smaller learning rate"
+            )
 
 
 def train(
@@ -544,6 +594,16 @@ def train(
             with thread_count(threads):
                 rounds(seeds, *state, (batch, threads))
 
+    def learning_rates(first: int, last: int) -> str:
+        """The settings that stepped the weights in games first+1..last (for a diverged run)."""
+        rates = [f"alpha {alpha}"] if not tc_games or first < tc_from else []
+        rates += [f"tc_alpha {tc_alpha} (TC)"] if tc_games and last > tc_from else []
+        rates += ["coherence on"] if coherence else []
+        rates += [f"lambda {lam}"] if lam else []
+        rates += [f"init {init}"] if init else []
+        return ", ".join(rates)
+
+    checked = trainer.games_done  # weights checked finite (a resumed checkpoint's are)
     # compile (or load from the cache) now, not inside the first block's time
     for tc, used in ((False, tc_from > 0), (True, tc_from < games)):
         if used:
@@ -559,8 +619,11 @@ def train(
         trainer.curve.append(row)
         if progress is not None:
             progress(trainer.games_done, games, dict(zip(CURVE_COLUMNS, row, strict=True)))
-        if path is not None and trainer.games_done % checkpoint_every == 0:
-            trainer.save(path, digest)
+        if trainer.games_done % checkpoint_every == 0 or trainer.games_done == games:
+            trainer.check_finite(checked, learning_rates(checked, trainer.games_done))
+            checked = trainer.games_done
+            if path is not None and trainer.games_done % checkpoint_every == 0:
+                trainer.save(path, digest)
     curve = pd.DataFrame(trainer.curve, columns=list(CURVE_COLUMNS))
     curve["games"] = curve["games"].astype(np.int64)
     lut = trainer.table.view(np.float32)[: trainer.network.lut.size]

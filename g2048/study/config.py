@@ -132,6 +132,61 @@ def validate_config(config: dict, schema: dict | None = None) -> dict:
     return config
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """yaml.SafeLoader that refuses a mapping holding a key twice (YAML forbids it; PyYAML and
+    Snakemake keep the last silently), naming both lines."""
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], int] = {}
+            for key, _ in node.value:  # its own keys: a merge (<<) may be overridden
+                if not isinstance(key, yaml.ScalarNode) or key.tag.endswith(":merge"):
+                    continue
+                line = key.start_mark.line + 1
+                first = seen.setdefault((key.tag, key.value), line)
+                if first != line:
+                    raise yaml.constructor.ConstructorError(
+                        problem=f"duplicate key {key.value!r} (lines {first} and {line}): YAML "
+                        "keeps only the last; give it once",
+                        problem_mark=key.start_mark,
+                    )
+        return super().construct_mapping(node, deep)
+
+
+def _line(root: yaml.Node | None, key: str) -> int | None:
+    """The line of the config key `key` (e.g. tune.runs[0].games) in a composed YAML file:
+    that of the deepest part of it the file holds (None: not even the first)."""
+    node, line = root, None
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", key):
+        if isinstance(node, yaml.MappingNode) and name:
+            found = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+            found = [(k, v) for k, v in found if k.value == name]
+            if not found:
+                break
+            node, line = found[-1][1], found[-1][0].start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode) and index and int(index) < len(node.value):
+            node = node.value[int(index)]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def _with_lines(message: str, text: str) -> str:
+    """A ConfigError's message with each `config key K:` followed by K's line in the file
+    whose YAML is `text`, where the file holds it."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return message
+
+    def add(match: re.Match) -> str:
+        line = _line(root, match[1])
+        return match[0] if line is None else f"config key {match[1]} (line {line}):"
+
+    return re.sub(r"config key ([^\s:]+):", add, message)
+
+
 def read_yaml(path: str | Path, plain: bool = True) -> object:
     """A config file's YAML, parsed safely (no tags that build objects) and within bounds:
     at most MAX_CONFIG_BYTES, then (`plain`) `check_plain`. ConfigError names the file and,
@@ -143,7 +198,7 @@ def read_yaml(path: str | Path, plain: bool = True) -> object:
                 f"{path}: {size:,} bytes, more than the {MAX_CONFIG_BYTES:,} a study config may "
                 "have (a shipped one has about 10 000)"
             )
-        config = yaml.safe_load(Path(path).read_text())
+        config = yaml.load(Path(path).read_text(), Loader=_UniqueKeys)  # noqa: S506 (safe)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
@@ -172,7 +227,7 @@ def load_config(path: str | Path) -> dict:
     try:
         return validate_config(config)
     except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        raise ConfigError(f"{path}: {_with_lines(str(exc), Path(path).read_text())}") from None
 
 
 def refuse_templates(paths: list[str | Path]) -> None:
@@ -191,6 +246,64 @@ def refuse_templates(paths: list[str | Path]) -> None:
                 "as Python templates (Snakemake has run those of a --configfile before this "
                 "check could); a study config is plain data: remove the key"
             )
+
+
+def _shown(path: str | Path) -> str:
+    """`path` as a message names it: relative to the working folder when under it (Snakemake
+    hands the workflow its --configfile as an absolute path)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def study_config(configfiles: list[str | Path], default: str | Path) -> tuple[str, dict]:
+    """The workflow's config file and its contents checked as `check-config` checks them (same
+    messages): the one --configfile given, else `default`. A study is one file: a --configfile
+    replaces the default instead of merging with it, and more than one is refused (Snakemake
+    would merge them). For the Snakefile's first lines, before its `configfile:` reads (and
+    would evaluate the templates of) the default."""
+    if len(configfiles) > 1:
+        names = ", ".join(_shown(p) for p in configfiles)
+        raise ConfigError(
+            f"{names}: a study is one config file, give one --configfile (Snakemake would "
+            "merge them into a study that no file states)"
+        )
+    path = _shown(configfiles[0]) if configfiles else str(default)
+    refuse_templates([path])
+    return path, load_config(path)
+
+
+def _first_difference(a: object, b: object, path: tuple = ()) -> tuple | None:
+    """The key path of the first value where `a` and `b` differ (None: they are equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for name in [*a, *(k for k in b if k not in a)]:
+            if name not in a or name not in b:
+                return (*path, name)
+            if (found := _first_difference(a[name], b[name], (*path, name))) is not None:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if (found := _first_difference(x, y, (*path, i))) is not None:
+                return found
+        return None
+    return None if a == b else path
+
+
+def use_checked(config: dict, path: str, checked: dict) -> None:
+    """Make Snakemake's `config` the checked contents of its one file `path` (study_config),
+    defaults filled in; ConfigError naming the first key where the run's config is not the
+    file's (a --config override: the study would not be what check-config checked)."""
+    raw = read_yaml(path)
+    key = _first_difference(config, raw)
+    if key is not None:
+        raise ConfigError(
+            f"{path}: config key {_key(iter(key))} differs from the file in this run (a --config "
+            "override?): a study is its config file alone; edit a copy of the file instead"
+        )
+    config.clear()
+    config.update(checked)
 
 
 def _fail(key: str, message: str) -> None:

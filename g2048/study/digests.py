@@ -19,13 +19,18 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import zipfile
 import zlib
 from pathlib import Path
 
 from g2048.study.naming import TIMING_COLUMNS
-from g2048.study.results import NODE_COLUMNS, PARALLEL_COLUMN, TIMED_COLUMN, write_json
+from g2048.study.results import (
+    NODE_COLUMNS,
+    PARALLEL_COLUMN,
+    TIMED_COLUMN,
+    parse_json,
+    write_json,
+)
 
 EXCLUDED = ("provenance",)  # folders under results/ that describe the machine, not the results
 RENDERINGS = (".md", ".tex", ".html", ".png", ".pdf")  # of tables and figures (module docstring)
@@ -146,7 +151,7 @@ def read_digests(path: str | Path) -> dict[str, dict]:
     """The {result file: {"digest", "rows"}} of a digest file written by `write_digests`;
     DigestFileError names the file and what is wrong with it."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = parse_json(Path(path).read_text())
     except OSError as exc:
         raise DigestFileError(path, f"cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:  # invalid JSON, or not UTF-8
@@ -169,6 +174,12 @@ def read_digests(path: str | Path) -> dict[str, dict]:
         ):
             raise DigestFileError(
                 path, f"its entry for {key} is not a digest and a list of row digests"
+            )
+        if entry["digest"] != _digest("".join(entry["rows"])):
+            raise DigestFileError(
+                path,
+                f"its entry for {key} gives the digest {entry['digest']}, not that of its rows "
+                f"({_digest(''.join(entry['rows']))}): edited since `digest` wrote it?",
             )
     return files
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import zipfile
 from pathlib import Path
 
@@ -30,7 +31,7 @@ import pandas as pd
 from g2048.evaluators import get_evaluator
 from g2048.evaluators.ntuple import Network, lut_size, network_tuples, stage_text
 from g2048.play import COLUMNS
-from g2048.study.methods import Method, get_method
+from g2048.study.methods import METHODS, Method, get_method
 from g2048.study.naming import NETWORK_EVALUATOR, network_file
 from g2048.study.progress import ReportedError
 from g2048.study.weights import shown, weights_problem
@@ -71,10 +72,32 @@ def write_json(path: str | Path, data: dict) -> None:
     Path(path).write_text(json.dumps(_plain(data), indent=2, sort_keys=True) + "\n")
 
 
+# How deep a JSON file the study reads may nest: its result, selection and digest files nest 4
+# levels at most. Python's JSON parser, and the readers that walk what it parsed, recurse: a
+# file nested 100 000 levels deep would end them in a RecursionError traceback.
+MAX_JSON_DEPTH = 32
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def parse_json(text: str) -> object:
+    """json.loads, within MAX_JSON_DEPTH levels of nesting: ValueError beyond (measured before
+    parsing, without recursion, on the text with its strings taken out)."""
+    codes = np.frombuffer(_JSON_STRING.sub('""', text).encode(), dtype=np.uint8)
+    steps = np.isin(codes, (ord("["), ord("{"))).astype(np.int64)
+    steps -= np.isin(codes, (ord("]"), ord("}")))
+    depth = int(np.cumsum(steps).max(initial=0))
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(
+            f"nested {depth} levels deep, more than the {MAX_JSON_DEPTH} a study's JSON file "
+            "may be (its files nest 4)"
+        )
+    return json.loads(text)
+
+
 def read_json(path: str | Path, keys: tuple[str, ...] = ()) -> dict:
     """Read a JSON result file holding an object with (at least) `keys`."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = parse_json(Path(path).read_text())
     except OSError as exc:
         raise ResultFileError(path, f"cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:
@@ -326,6 +349,21 @@ def read_tune(path: str | Path, record: dict | None = None, seed: int | None = N
 _HEX = "0123456789abcdef"
 
 
+# What every selection holds (stages.select; a pick adds its seeds' selection values); its
+# method's `selection_keys` may add others.
+SELECTION_KEYS = ("run", "method", "seed", "evaluator", "weights", "selection_values")
+
+
+def unknown_selection_keys(data: dict) -> list[str]:
+    """The keys of a selection that no selection of its method holds (of any method, when the
+    method it names is unknown)."""
+    try:
+        extras = get_method(data.get("method")).selection_keys
+    except ValueError:
+        extras = tuple(k for m in METHODS.values() for k in m.selection_keys)
+    return [k for k in data if k not in SELECTION_KEYS and k not in extras]
+
+
 def read_selection(
     path: str | Path, record: dict | None = None, seed: int | None = None, pick: bool = False
 ) -> dict:
@@ -338,6 +376,13 @@ def read_selection(
     selection value (which it records) is the best."""
     data = read_json(path, ("run", "method", "seed", "evaluator", "weights"))
     method = _method(path, data)
+    unknown = unknown_selection_keys(data)
+    if unknown:
+        raise ResultFileError(
+            path,
+            f"holds the key(s) {', '.join(unknown)}, which no selection of method "
+            f"{method.name} holds: written by something else?",
+        )
     if record is not None:
         _check_provenance(path, data, record, seed, ("evaluator",))
     elif not _is_int(data["seed"]):

@@ -20,7 +20,13 @@ from g2048.study.naming import (
     selected_weights,
 )
 from g2048.study.progress import Log, game_progress
-from g2048.study.results import read_games, read_network, read_selection, read_tune
+from g2048.study.results import (
+    ResultFileError,
+    read_games,
+    read_network,
+    read_selection,
+    read_tune,
+)
 
 
 def tune(
@@ -104,14 +110,29 @@ def tuned_weights(
     switching: bool = False,
     networks: Sequence[str] = (),
     runs: Sequence[str] = (),
+    seed_selections: Sequence[str] = (),
 ) -> tuple[str, object]:
     """(evaluator, weights) of a selection file of the run `record` (config.run_record),
-    checked: the seed's selection (`seed`) or the run's pick (None). Weights: its vector, or
+    checked: the seed's selection (`seed`) or the run's pick (None). A pick must hold what
+    the selection file of the seed it picks holds (`seed_selections`: every seed's, in order;
+    the job's inputs), not weights pasted in from elsewhere. Weights: its vector, or
     (`switching`) its three rows; for a run that trains networks, the checked Network of the
     selected seed: its file (`networks`) checked against the SHA-256 that its training run
     recorded in its result file (`runs`), both given for `seed`, or for a pick for every seed
     of the run in order (the job's inputs)."""
     data = read_selection(selection, record, seed, pick=seed is None)
+    if seed is None:
+        if len(seed_selections) != len(record["seeds"]):
+            raise ValueError(f"{selection}: give the selection files of seeds {record['seeds']}")
+        own = seed_selections[record["seeds"].index(data["seed"])]
+        picked = read_selection(own, record, data["seed"])
+        differ = [key for key in picked if picked[key] != data.get(key)]
+        if differ:
+            raise ResultFileError(
+                selection,
+                f"picks seed {data['seed']}, but its {', '.join(differ)} differ from that "
+                f"seed's selection file {own}: edited or replaced since?",
+            )
     if data["evaluator"] != NETWORK_EVALUATOR:
         return data["evaluator"], selected_weights(data, switching)
     seeds = [seed] if seed is not None else record["seeds"]

@@ -1,6 +1,7 @@
 """`python -m g2048 play | watch`: summaries, CSV output, argument errors, and watch replaying
 exactly the game that `play_games` plays from the same seed."""
 
+import hashlib
 import importlib
 import json
 import os
@@ -34,6 +35,8 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS, ntuple
 from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
+from g2048.study import stages
+from g2048.study.methods import get_method
 from g2048.study.results import write_json
 from g2048.study.stages import select
 
@@ -117,6 +120,7 @@ def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
                     source,
                     "--out",
                     str(out),
+                    "--force",
                 ]
             )
             == 0
@@ -154,7 +158,8 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
     ]:
         expected = play_games(agent, seeds, "nsga4", rows)["score"].tolist()
         args = ["play", "--agent", agent.name, "--evaluator", "nsga4", "--games", "2"]
-        assert main([*args, "--depth", "1", "--weights", str(path), "--out", str(out)]) == 0
+        args += ["--depth", "1", "--weights", str(path), "--out", str(out), "--force"]
+        assert main(args) == 0
         assert pd.read_csv(out)["score"].tolist() == expected
     watch = ["watch", "--agent", "switching", "--evaluator", "nsga4", "--depth", "1"]
     assert main([*watch, "--weights", str(path), "--delay", "0"]) == 0
@@ -175,7 +180,10 @@ def test_play_and_watch_take_a_selection_file_the_pipeline_wrote(
         (["--agent", "switching", "--weights", "1,2,3"], "give --weights a JSON file"),
         (["--agent", "greedy", "--out", "/no/such/dir/x.csv"], "No such file or directory"),
         (["--agent", "greedy", "--out", "/tmp"], "--out: '/tmp' is a directory"),
-        (["--agent", "greedy", "--out", "/proc/version"], "--out: cannot write '/proc/version'"),
+        (
+            ["--agent", "greedy", "--force", "--out", "/proc/version"],
+            "--out: cannot write '/proc/version'",
+        ),
         (["--agent", "greedy", "--games", "1000000000000"], "refused, not streamed"),
         (["--agent", "montecarlo", "--rollouts", "1000000000"], "rollouts must be in 1..1000000"),
     ],
@@ -393,7 +401,7 @@ def test_play_and_watch_take_a_network_file_or_its_selection(tmp_path: Path, cap
     expected = play_games(AgentConfig("greedy"), game_seeds(3, "play", 3), "ntuple", network)
     for weights in (path, selection):
         args = ["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(weights)]
-        assert main([*args, "--games", "3", "--seed", "3", "--out", str(out)]) == 0
+        assert main([*args, "--games", "3", "--seed", "3", "--out", str(out), "--force"]) == 0
         assert pd.read_csv(out)["score"].tolist() == expected["score"].tolist()
     capsys.readouterr()
     watch = ["watch", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(path)]
@@ -473,6 +481,184 @@ def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "--lambda", "2", "--out", str(out)])
     assert exit_info.value.code == 2 and "--lambda" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--alpha", "2"), ("--alpha", "0"), ("--alpha", "nan"), ("--tc-alpha", "1.5")],
+)
+def test_train_bounds_its_learning_rates_as_the_config_does(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    option: str,
+    value: str,
+) -> None:
+    """alpha and tc_alpha in (0, 1], the bounds of tune.td's keys (methods/td.py), which the
+    CLI reads: a larger step overshoots and the weights turn NaN."""
+    key = get_method("td").keys[option[2:].replace("-", "_")].schema
+    assert (key["exclusiveMinimum"], key["maximum"]) == (0, 1)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", option, value, "--out", str(tmp_path / "net.npz")])
+    assert exit_info.value.code == 2
+    assert f"argument {option}: must be > 0 and <= 1 (as in a study config), got {value}" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "net.npz").exists()
+
+
+def test_train_refuses_to_resume_a_checkpoint_holding_nan(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """The checkpoint the pipeline's or the CLI's run left (here by the same method call),
+    with a NaN edited in: one line naming it, exit 1, no network written."""
+    out = tmp_path / "net.npz"
+    checkpoint = tmp_path / "net.npz.ckpt"
+    settings = {"network": "lines4x2", "games": 1000, "alpha": 0.1, "checkpoint_every": 1000}
+    stages.train("td", settings, 1, 2048, str(out), str(checkpoint), 1, lambda line: None)
+    with np.load(checkpoint) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["table"].view(np.float32)[3] = np.inf
+    with open(checkpoint, "wb") as f:
+        np.savez(f, **arrays)
+    args = ["train", "--network", "lines4x2", "--games", "2000", "--checkpoint-every", "1000"]
+    assert main([*args, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"g2048 train: checkpoint {checkpoint}: its weights hold 1 NaN or infinite values (the "
+        "first at entry 3), not resumed: delete it to train from the start\n"
+    )
+    assert not out.exists()
+
+
+def test_play_refuses_a_network_holding_nan(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    lut = np.zeros(ntuple.lut_size(ntuple.NETWORKS["lines4x2"]), dtype=np.float32)
+    lut[[5, 9]] = np.nan
+    path = tmp_path / "nan.npz"
+    ntuple.save_network(path, ntuple.Network("lines4x2", lut))
+    selection = tmp_path / "td.json"
+    write_json(selection, {"method": "td", "seed": 1, "evaluator": "ntuple", "weights": str(path)})
+    for weights in (path, selection):
+        for command in ("play", "watch"):
+            args = [command, "--agent", "greedy", "--evaluator", "ntuple"]
+            with pytest.raises(SystemExit) as exit_info:
+                main([*args, "--weights", str(weights)])
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert f"error: {path}: holds 2 NaN or infinite weights (the first at entry 5): " in err
+            assert "Traceback" not in err
+
+
+def test_play_answers_a_deeply_nested_weights_file_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """100 000 levels of JSON (Python's parser would end in a RecursionError traceback)."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for evaluator in ("nneonneo", "ntuple"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "--agent", "greedy", "--evaluator", evaluator, "--weights", str(deep)])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        last = err.splitlines()[-1]  # argparse's usage, then the one line
+        assert last.startswith("g2048 play: error: ") and str(deep) in last
+        assert "nested 100000 levels deep, more than the 32" in last and "Traceback" not in err
+
+
+def test_play_refuses_to_overwrite_a_file_or_to_write_under_results(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "games.csv"
+    out.write_text("mine")
+    args = ["play", "--agent", "random", "--games", "2", "--out", str(out)]
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2 and out.read_text() == "mine"
+    assert f"error: --out: {str(out)!r} exists: give --force to replace it" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--force"]) == 0 and len(pd.read_csv(out)) == 2
+    (tmp_path / "results" / "benchmark").mkdir(parents=True)
+    for inside in ("results/benchmark/greedy.csv", "results/new.csv", "./results/../results/x"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "--agent", "random", "--games", "2", "--force", "--out", inside])
+        assert exit_info.value.code == 2
+        assert "is under results/, a study's results: write it elsewhere" in (
+            capsys.readouterr().err
+        )
+    assert not any((tmp_path / "results").rglob("*.csv"))
+
+
+def test_play_refuses_a_selection_with_an_unknown_key(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    selection = tmp_path / "cem.json"
+    weights = EVALUATORS["cem8"].default_weights.tolist()
+    data = {"run": "cem", "method": "cem", "seed": 1, "evaluator": "cem8", "weights": weights}
+    write_json(selection, data | {"note": "pasted"})
+    args = ["play", "--agent", "greedy", "--evaluator", "cem8", "--weights", str(selection)]
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert (
+        f"selection file {selection}: holds the key(s) note, which no selection of method "
+        "'cem' holds"
+    ) in capsys.readouterr().err
+    write_json(selection, data)
+    assert main([*args, "--games", "1"]) == 0
+    write_json(selection, {"method": "td", "evaluator": "ntuple", "weights": "x.npz", "a": 1})
+    with pytest.raises(SystemExit):
+        main(["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(selection)])
+    assert "holds the key(s) a, which no selection of method 'td' holds" in (
+        capsys.readouterr().err
+    )
+    selection.write_text("[1, 2]")
+    with pytest.raises(SystemExit):
+        main(["play", "--agent", "greedy", "--evaluator", "ntuple", "--weights", str(selection)])
+    assert f"selection file {selection} holds a list, not a JSON object" in (
+        capsys.readouterr().err
+    )
+
+
+def test_play_checks_a_network_and_a_pick_against_what_their_run_recorded(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the pipeline leaves them: a network beside its run's result, which recorded its
+    SHA-256, and a run's pick beside its seeds' selections; one replaced is refused."""
+    monkeypatch.chdir(tmp_path)
+    tune, select_dir = tmp_path / "results" / "tune" / "td", tmp_path / "results" / "select"
+    tune.mkdir(parents=True)
+    (select_dir / "cem").mkdir(parents=True)
+    size = ntuple.lut_size(ntuple.NETWORKS["lines4x2"])
+    lut = np.random.default_rng(2).normal(0, 9, size).astype(np.float32)
+    ntuple.save_network(tune / "seed1.npz", ntuple.Network("lines4x2", lut))
+    digest = hashlib.sha256(lut.tobytes()).hexdigest()
+    write_json(tune / "seed1.json", {"run": "td", "network_sha256": digest})
+    pick = select_dir / "tuned-td.json"
+    write_json(pick, {"run": "td", "method": "td", "seed": 1, "evaluator": "ntuple",
+                      "weights": "results/tune/td/seed1.npz"})  # fmt: skip
+    net = ["play", "--agent", "greedy", "--evaluator", "ntuple", "--games", "1", "--weights"]
+    for weights in ("results/tune/td/seed1.npz", str(pick)):
+        assert main([*net, weights]) == 0
+    ntuple.save_network(tune / "seed1.npz", ntuple.Network("lines4x2", lut * 2))  # replaced
+    for weights in ("results/tune/td/seed1.npz", str(pick)):
+        with pytest.raises(SystemExit):
+            main([*net, weights])
+        err = capsys.readouterr().err
+        assert "error: results/tune/td/seed1.npz: its weights' SHA-256 is " in err
+        assert "as its training run recorded in results/tune/td/seed1.json: replaced" in err
+    weights = EVALUATORS["cem8"].default_weights.tolist()
+    seed = {"run": "cem", "method": "cem", "seed": 2, "evaluator": "cem8", "weights": weights}
+    write_json(select_dir / "cem" / "seed2.json", seed)
+    write_json(select_dir / "tuned-cem.json", seed | {"selection_values": [1.0, 2.0]})
+    cem = ["play", "--agent", "greedy", "--evaluator", "cem8", "--games", "1", "--weights"]
+    assert main([*cem, "results/select/tuned-cem.json"]) == 0
+    pasted = seed | {"weights": [0.5] * 8, "selection_values": [1.0, 2.0]}
+    write_json(select_dir / "tuned-cem.json", pasted)
+    with pytest.raises(SystemExit):
+        main([*cem, "results/select/tuned-cem.json"])
+    assert (
+        "picks seed 2, but its weights differ from that seed's selection file "
+        "results/select/cem/seed2.json: edited or replaced since?"
+    ) in capsys.readouterr().err
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001

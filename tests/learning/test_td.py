@@ -16,7 +16,15 @@ from g2048.engine.bitboard import OVERFLOW, max_rank, spawn_tile, start_board
 from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, seed_state
 from g2048.evaluators import AFTERSTATE, ntuple
-from g2048.learning.td import CURVE_COLUMNS, MAX_RANK, MOVES, SCORE, kernels, train
+from g2048.learning.td import (
+    CURVE_COLUMNS,
+    MAX_RANK,
+    MOVES,
+    SCORE,
+    TrainingError,
+    kernels,
+    train,
+)
 from g2048.play import play_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,6 +133,50 @@ def test_a_checkpoint_of_other_settings_is_never_resumed(tmp_path: Path) -> None
         resumed=resumed_at.append,
     )
     assert resumed_at == [200]  # a longer run of the same settings goes on from it
+
+
+def test_a_diverging_run_stops_at_its_check_naming_the_games_and_the_rate(
+    tmp_path: Path,
+) -> None:
+    """alpha 2 overshoots every update and the weights turn NaN: the run stops at the first
+    checkpoint after it, naming the games since the last check and alpha, and leaves the last
+    finite checkpoint; without a checkpoint the check at the end stops it."""
+    checkpoint = tmp_path / "run.ckpt"
+    with pytest.raises(TrainingError) as info:
+        train("lines4x2", 1000, seeds, block=100, alpha=2.0, checkpoint=checkpoint,
+              checkpoint_every=500)  # fmt: skip
+    message = str(info.value)
+    assert message.startswith("training diverged: the network's weights hold ")
+    assert "NaN or infinite values" in message and "\n" not in message
+    assert "after game 500 (finite after game 0), at alpha 2.0;" in message
+    assert not checkpoint.exists()  # nothing non-finite is saved
+    with pytest.raises(TrainingError, match=r"after game 300 \(finite after game 0\), at alpha"):
+        train("lines4x2", 300, seeds, block=100, alpha=5.0, checkpoint_every=1000)
+    # the TC games' rate is named when they diverge
+    with pytest.raises(TrainingError, match=r"after game 400 .*at tc_alpha 5.0 \(TC\)"):
+        train("lines4x2", 400, seeds, block=100, tc_games=200, tc_alpha=5.0, checkpoint_every=200)
+
+
+def test_a_checkpoint_with_a_nan_weight_is_refused_not_resumed(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.ckpt"
+    train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+    with np.load(checkpoint) as data:
+        arrays = {name: data[name] for name in data.files}
+    table = arrays["table"].view(np.float32)
+    table[7] = np.nan
+    with open(checkpoint, "wb") as f:
+        np.savez(f, **{k: v for k, v in arrays.items() if k != "sha256"})  # no digest to fail
+    with pytest.raises(TrainingError) as info:
+        train("lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+    assert str(info.value) == (
+        f"checkpoint {checkpoint}: its weights hold 1 NaN or infinite values (the first at "
+        "entry 7), not resumed: delete it to train from the start"
+    )
+    table[7] = 1.0  # finite, but not what was saved: the checkpoint's own SHA-256 tells
+    with open(checkpoint, "wb") as f:
+        np.savez(f, **arrays)
+    with pytest.raises(TrainingError, match=r"run.ckpt: its state's SHA-256 is .* as it was saved"):
+        train("lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
 
 
 def test_bad_settings_are_refused() -> None:

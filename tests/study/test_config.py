@@ -12,10 +12,13 @@ from hypothesis import strategies as st
 from g2048.study.config import (
     ConfigError,
     load_config,
+    read_yaml,
     refuse_templates,
     shard_range,
+    study_config,
     train_threads,
     transfer_sets,
+    use_checked,
     validate_config,
     validation_candidates,
 )
@@ -270,3 +273,108 @@ def test_runs_compared_with_one_another_need_equal_budgets() -> None:
     runs["random-search"]["iterations"] = 3
     with pytest.raises(ConfigError, match="runs nsga2 and random-search both tune nsga4"):
         validate_config(copy.deepcopy(config))
+
+
+def test_a_study_is_one_config_file_checked_as_check_config_checks_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Snakefile's check (study_config): the --configfile given replaces the default, more
+    than one is refused, and the file's faults read as check-config's (named as given)."""
+    monkeypatch.chdir(tmp_path)
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("study_seed: 7\nthreads: 1\n")
+    with pytest.raises(ConfigError) as info:
+        study_config([partial], CONFIGS / "config.yaml")  # the default is not merged in
+    with pytest.raises(ConfigError) as checked:
+        load_config("partial.yaml")
+    assert str(info.value) == str(checked.value)
+    assert str(info.value).startswith("partial.yaml: invalid configuration:")
+    assert "'tune' is a required property" in str(info.value)
+    with pytest.raises(ConfigError, match="a study is one config file, give one --configfile"):
+        study_config([CONFIGS / "smoke.yaml", partial], CONFIGS / "config.yaml")
+    path, config = study_config([], CONFIGS / "config.yaml")
+    assert path == str(CONFIGS / "config.yaml")
+    assert config == load_config(CONFIGS / "config.yaml")
+
+
+def test_a_config_override_is_refused_naming_the_key() -> None:
+    """What Snakemake parsed must be the checked file (no --config override); it then becomes
+    the checked contents, defaults filled in."""
+    path = str(CONFIGS / "smoke.yaml")
+    checked = load_config(path)
+    config = smoke()
+    use_checked(config, path, checked)
+    assert config == checked and "transfer_depths" in config["validate"]
+    overridden = smoke()
+    overridden["tune"]["td"]["alpha"] = 0.5
+    with pytest.raises(ConfigError, match=r"smoke.yaml: config key tune.td.alpha differs from"):
+        use_checked(overridden, path, checked)
+    with pytest.raises(ConfigError, match=r"config key extra differs"):
+        use_checked(smoke() | {"extra": 1}, path, checked)
+
+
+def test_the_smoke_study_states_every_value_it_uses() -> None:
+    """config/smoke.yaml is self-contained: merged over config/config.yaml (as Snakemake did
+    before a --configfile replaced the default) it gives the same study, so its results are
+    those it gave then."""
+    merged = yaml.safe_load((CONFIGS / "config.yaml").read_text())
+
+    def update(base: dict, new: dict) -> None:  # Snakemake's update_config
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(base.get(key), dict):
+                update(base[key], value)
+            else:
+                base[key] = value
+
+    update(merged, smoke())
+    assert validate_config(merged) == validate_config(smoke())
+
+
+def test_a_duplicate_key_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    """YAML forbids a key twice in a mapping; PyYAML and Snakemake keep the last silently."""
+    text = (CONFIGS / "smoke.yaml").read_text()
+    dup = tmp_path / "dup.yaml"
+    dup.write_text(text.replace("threads: 1\n", "threads: 1\nthreads: 2\n", 1))
+    line = text.splitlines().index("threads: 1") + 1
+    with pytest.raises(ConfigError) as info:
+        load_config(dup)
+    assert str(info.value) == (
+        f"{dup}:{line + 1}:1: not valid YAML: duplicate key 'threads' (lines {line} and "
+        f"{line + 1}): YAML keeps only the last; give it once"
+    )
+    nested = tmp_path / "nested.yaml"
+    nested.write_text(text.replace("    alpha: 0.1\n", "    alpha: 0.1\n    alpha: 0.2\n", 1))
+    with pytest.raises(ConfigError, match="duplicate key 'alpha'"):
+        load_config(nested)
+    # a merge key's values may be overridden: that is no duplicate
+    merged = tmp_path / "merged.yaml"
+    merged.write_text("base: &base {a: 1, b: 2}\nover:\n  <<: *base\n  b: 3\n")
+    assert read_yaml(merged) == {"base": {"a": 1, "b": 2}, "over": {"a": 1, "b": 3}}
+
+
+def test_a_key_error_names_the_keys_line_in_the_file(tmp_path: Path) -> None:
+    lines = (CONFIGS / "smoke.yaml").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == "games: 6")
+    lines[at] = lines[at].replace("games: 6", "games: -6")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(bad)
+    assert f"config key validate.games (line {at + 1}): -6 is less than the minimum" in str(
+        info.value
+    )
+    # a semantic check's key too, and a missing key gets the line of the mapping that lacks it
+    config = smoke()
+    config["validate"]["reference"] = "nobody"
+    del config["tune"]["td"]["network"]
+    bad.write_text(yaml.safe_dump(config, sort_keys=False))
+    text = bad.read_text().splitlines()
+    with pytest.raises(ConfigError) as info:
+        load_config(bad)
+    td = text.index("  td:") + 1
+    assert f"config key tune.td (line {td}): 'network' is a required property" in str(info.value)
+    bad.write_text(yaml.safe_dump(smoke() | {"validate": config["validate"]}, sort_keys=False))
+    text = bad.read_text().splitlines()
+    reference = next(i for i, line in enumerate(text) if "reference: nobody" in line) + 1
+    with pytest.raises(ConfigError, match=rf"config key validate.reference \(line {reference}\)"):
+        load_config(bad)

@@ -1,6 +1,7 @@
 """Result digests and provenance records: what `verify` compares, and what it reports."""
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -190,8 +191,11 @@ def test_a_csv_that_is_not_text_is_a_difference_not_a_crash(tmp_path: Path) -> N
          "got int"),
         ("[1, 2]", "is not a JSON object with a 'files' entry"),
         ('{"files": {"results/x.csv": {"digest": 3}}}', "its entry for results/x.csv is not"),
+        ("[" * 100_000 + "]" * 100_000, "is not valid JSON (nested 100000 levels deep"),
+        ('{"files": {"results/x.csv": {"digest": "0123456789abcdef", "rows": ["ab", "cd"]}}}',
+         "its entry for results/x.csv gives the digest 0123456789abcdef, not that of its rows"),
     ],
-    ids=["garbage", "files-5", "list", "entry"],
+    ids=["garbage", "files-5", "list", "entry", "deep", "file-digest"],
 )  # fmt: skip
 def test_verify_names_a_bad_digest_file_and_its_own_remedy(
     tmp_path: Path,
@@ -204,13 +208,41 @@ def test_verify_names_a_bad_digest_file_and_its_own_remedy(
     results = make_results(tmp_path)
     bad = tmp_path / "digests.json"
     bad.write_text(text)
-    with pytest.raises(DigestFileError, match=problem):
+    with pytest.raises(DigestFileError, match=re.escape(problem)):
         read_digests(bad)
     assert main(["verify", str(bad), "--results", str(results)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"digest file {bad}: {problem}")
     assert "python -m g2048 digest" in err and "snakemake" not in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_digest_refuses_to_overwrite_a_file_or_to_write_under_results(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    results = make_results(tmp_path)
+    out = tmp_path / "d.json"
+    out.write_text("mine")
+    args = ["digest", "--results", str(results), "--out", str(out)]
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2 and out.read_text() == "mine"
+    assert f"error: --out: {str(out)!r} exists: give --force to replace it" in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--force"]) == 0 and read_digests(out)
+    for inside in (results / "d.json", results / "benchmark" / "d.json"):
+        with pytest.raises(SystemExit):
+            main(["digest", "--results", str(results), "--out", str(inside), "--force"])
+        assert f"is under {results}/, a study's results" in capsys.readouterr().err
+        assert not inside.exists()
+    (tmp_path / "elsewhere" / "results").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "elsewhere")  # and under ./results, whichever it digests
+    with pytest.raises(SystemExit):
+        main(["digest", "--results", str(results), "--out", "results/d.json"])
+    assert "is under results/, a study's results" in capsys.readouterr().err
 
 
 def test_digest_names_an_out_file_it_cannot_write(tmp_path: Path, capsys) -> None:  # noqa: ANN001

@@ -73,6 +73,27 @@ def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     fails(lambda: read_json(path), "holds a list, not a JSON object")
     fails(lambda: read_json(tmp_path / "none.json"), "cannot be read")
+    # nested deeper than any result file (the parser would end in a RecursionError)
+    path.write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)
+    fails(lambda: read_selection(path), "nested 100000 levels deep, more than the 32")
+    path.write_text('{"run": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "seed": [[[[1]]]]}')
+    assert read_json(path)["seed"] == [[[[1]]]]  # brackets inside strings do not nest
+
+
+def test_a_selection_with_a_key_its_method_never_writes_is_refused(
+    tmp_path: Path, nsga2_run: dict
+) -> None:
+    path = tmp_path / "seed1.json"
+    selected = select(nsga2_run)
+    write_json(path, selected | {"selection_values": [1.0]})
+    read_selection(path)  # every key nsga2's select (and a pick) writes
+    write_json(path, selected | {"weights_backup": [0.0] * 4})
+    fails(lambda: read_selection(path), "holds the key(s) weights_backup, which no selection")
+    cem = {"run": "cem", "method": "cem", "seed": 1, "evaluator": "cem8", "weights": [0.0] * 8}
+    write_json(path, cem | {"switching": [[0.0] * 8] * 3})  # nsga2's, not cem's
+    fails(
+        lambda: read_selection(path), "holds the key(s) switching, which no selection of method cem"
+    )
 
 
 def test_selections_and_tuning_runs(tmp_path: Path, nsga2_run: dict) -> None:
@@ -153,6 +174,26 @@ def test_a_selection_is_checked_against_its_evaluator_and_its_run(
     write_json(path, cem_selection(**changes))
     fails(lambda: read_selection(path, run_record(smoke, "cem"), 1), f"result file {path}: ")
     fails(lambda: read_selection(path, run_record(smoke, "cem"), 1), message)
+
+
+def test_a_pick_holds_its_seeds_selection_and_nothing_else(tmp_path: Path, smoke: dict) -> None:
+    """Weights pasted into a pick (well-formed, inside the box, its seed the best) are refused
+    by the jobs that read it: they compare it with the selection file of the seed it picks."""
+    record = run_record(smoke, "cem")
+    seeds = [tmp_path / "seed1.json", tmp_path / "seed2.json"]
+    write_json(seeds[0], cem_selection())
+    write_json(seeds[1], cem_selection(seed=2, weights=[0.5] * 8))
+    pick = tmp_path / "tuned-cem.json"
+    write_json(pick, cem_selection(seed=2, weights=[0.5] * 8, selection_values=[1.0, 2.0]))
+    files = [str(p) for p in seeds]
+    assert tuned_weights(str(pick), record, seed_selections=files)[1].tolist() == [0.5] * 8
+    write_json(pick, cem_selection(seed=2, selection_values=[1.0, 2.0]))  # seed 1's
+    fails(
+        lambda: tuned_weights(str(pick), record, seed_selections=files),
+        f"picks seed 2, but its weights differ from that seed's selection file {seeds[1]}",
+    )
+    with pytest.raises(ValueError, match="give the selection files of seeds"):
+        tuned_weights(str(pick), record)
 
 
 def test_weights_at_the_edge_of_the_box_pass_and_beyond_fail(tmp_path: Path, smoke: dict) -> None:

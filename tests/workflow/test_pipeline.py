@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -257,6 +258,18 @@ def _edit_json(**changes: object) -> Callable[[Path], None]:
     return damage
 
 
+def _paste_weights(other: str) -> Callable[[Path], None]:
+    """A damage that pastes the weights of the selection file `other` (in the same folder)
+    into a selection: cem's into cmaes's pick, same evaluator, inside the box."""
+
+    def damage(path: Path) -> None:
+        data = read_json(path)
+        data["weights"] = read_json(path.parent / other)["weights"]
+        write_json(path, data)
+
+    return damage
+
+
 def _network(name: str, value: float) -> Callable[[Path], None]:
     """A damage that replaces a network file by a network `name` with every weight `value`."""
 
@@ -281,6 +294,8 @@ WRONG = [
     ("select/cem/seed1.json", _edit_json(seed="x"), "records seed \"x\", not an integer"),
     ("select/tuned-cem.json", _edit_json(selection_values=lambda v: v[::-1]),
      "the best"),
+    ("select/tuned-cmaes.json", _paste_weights("tuned-cem.json"),
+     "differ from that seed's selection file results/select/cmaes/seed"),
     ("tune/cem/seed1.json", _edit_json(settings=lambda s: s | {"games": 99}),
      "records settings other than the config's for run cem (games: 99 here, 2 in the config)"),
     ("tune/td/seed1.npz", _network("lines4x2", np.nan), "NaN or infinite weights"),
@@ -289,7 +304,7 @@ WRONG = [
 ]  # fmt: skip
 WRONG_IDS = [
     "bool-weights", "huge-weights", "other-evaluator", "string-weights", "short-weights",
-    "seed-x", "pick-not-best", "tune-settings", "nan-network", "other-network",
+    "seed-x", "pick-not-best", "pasted-pick", "tune-settings", "nan-network", "other-network",
 ]  # fmt: skip
 
 
@@ -301,9 +316,14 @@ WRONG_IDS = [
         ("validate/cem-s1.csv", _cut_in_half, "truncated?"),
         ("select/nsga2/seed1.json", lambda p: p.write_text("garbage"), "is not valid JSON"),
         ("select/nsga2/seed1.json", lambda p: p.write_text("{}"), "lacks the key(s) run"),
+        (
+            "select/nsga2/seed1.json",
+            lambda p: p.write_text("[" * 100_000 + "]" * 100_000),
+            "nested 100000 levels deep, more than the 32",
+        ),
         *WRONG,
     ],
-    ids=["shard", "merged", "validate", "garbage-json", "empty-json", *WRONG_IDS],
+    ids=["shard", "merged", "validate", "garbage-json", "empty-json", "deep-json", *WRONG_IDS],
 )
 def test_a_damaged_result_file_stops_its_consumers_naming_it(
     smoke: Path,
@@ -387,6 +407,33 @@ def test_a_config_that_is_a_template_stops_the_run_naming_it(tmp_path: Path) -> 
             [SNAKEMAKE, "-n", "--configfile", "c.yaml"], cwd=probe, capture_output=True, text=True
         )
         assert f"CONFIG ['a'] {value}" in run.stdout + run.stderr
+
+
+def test_a_partial_config_is_refused_as_check_config_refuses_it(tmp_path: Path) -> None:
+    """A --configfile replaces config/config.yaml (no merge): a config with only study_seed
+    and threads is refused before any job, in check-config's words and without a traceback;
+    so is a --config override of the file's values."""
+    where = workdir(tmp_path / "partial")
+    (where / "partial.yaml").write_text("study_seed: 7\nthreads: 1\n")
+    check = subprocess.run(
+        [sys.executable, "-m", "g2048", "check-config", "partial.yaml"],
+        cwd=where, capture_output=True, text=True,
+    )  # fmt: skip
+    assert check.returncode == 2 and "'tune' is a required property" in check.stderr
+    run = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "partial.yaml"], cwd=where, capture_output=True, text=True
+    )
+    assert run.returncode != 0
+    assert check.stderr in run.stderr
+    assert "Traceback" not in run.stderr and 'File "' not in run.stderr
+    assert "Job stats" not in run.stdout  # nothing planned
+    run = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "config/smoke.yaml", "--config", "threads=2"],
+        cwd=where, capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode != 0
+    assert "config/smoke.yaml: config key threads differs from the file" in run.stderr
+    assert not (where / "results").exists()
 
 
 def test_an_invalid_config_fails_before_any_job_naming_the_key(tmp_path: Path) -> None:

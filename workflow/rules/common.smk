@@ -1,4 +1,5 @@
 import os
+import sys
 from pathlib import Path
 
 import g2048
@@ -27,8 +28,12 @@ if "avx512f" in CPU_FLAGS:
 if "avx2" in CPU_FLAGS:
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
-# Fails before any job runs, with a message naming the key.
-study.validate_config(config)
+# What runs is what the Snakefile checked (its file, defaults filled in): a --config override
+# stops the run before any job, naming the key.
+try:
+    study.use_checked(config, CONFIG_FILE, CHECKED_CONFIG)
+except study.ConfigError as exc:
+    sys.exit(str(exc))
 
 # Changing the package's code re-runs the jobs that depend on it: the jobs that compute results
 # (play, select, merge) on a digest of all but the presentation layers (report, cli), the
@@ -65,6 +70,12 @@ def network_inputs(run, seeds):
         "networks": [network_file(run, s) for s in seeds],
         "runs": [f"results/tune/{run}/seed{s}.json" for s in seeds],
     }
+
+
+def seed_selections(run):
+    """The selection file of every seed of a run, which a job reading the run's pick compares
+    the pick with (it must hold its seed's selection, not weights from elsewhere)."""
+    return {"seed_selections": [f"results/select/{run}/seed{s}.json" for s in SEEDS]}
 
 
 def tuned_selection(wildcards):
@@ -105,7 +116,8 @@ def transfer_weights(wildcards):
     """The pick a depth-transfer weight set needs (none for baselines)."""
     for run in WEIGHT_RUNS:
         if wildcards.weightset == transfer_name(run):
-            return {"selected": f"results/select/tuned-{run}.json"}
+            pick = {"selected": f"results/select/tuned-{run}.json"}
+            return pick | seed_selections(run)
     return {}
 
 
@@ -117,7 +129,7 @@ def entry_weights(wildcards):
     if spec is None:
         return {}
     pick = {"tuned": f"results/select/tuned-{spec.run}.json"}
-    return pick | network_inputs(spec.run, SEEDS)
+    return pick | seed_selections(spec.run) | network_inputs(spec.run, SEEDS)
 
 
 def shard_threads(wildcards):

@@ -20,6 +20,7 @@ if spec is not None:  # the run's pick: its vector, switching rows or network, c
         switching=spec.switching,
         networks=sm.input.get("networks", []),
         runs=sm.input.get("runs", []),
+        seed_selections=sm.input.get("seed_selections", []),
     )
 start, count = shard_range(entry["games"], sm.params.shards, int(sm.wildcards.shard))
 log(f"{entry['name']} shard {sm.wildcards.shard}: games {start}..{start + count - 1}")

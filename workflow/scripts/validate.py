@@ -17,6 +17,7 @@ if hasattr(sm.input, "selected"):  # tuned weights (a seed's, or a run's pick), 
         seed=sm.params.seed,
         networks=sm.input.get("networks", []),
         runs=sm.input.get("runs", []),
+        seed_selections=sm.input.get("seed_selections", []),
     )
 else:
     base = next(b for b in sm.params.baselines if b["name"] == name)

@@ -82,14 +82,17 @@ class Method:
     """A tuning method. `name` is its value of a run's `method` key (or, for a method with
     `own_section`, its section `tune.<name>` and its one run's name); `label` names it in
     tables and figures; `keys` are the settings only it takes; `result_keys` and
-    `history_columns` what its result JSON and history CSV must hold; `figure` the figure
-    that shows its runs' progress ("fronts", "progress" or "learning")."""
+    `history_columns` what its result JSON and history CSV must hold; `selection_keys` the
+    keys its `select` may add to a selection beyond `evaluator` and `weights` (a selection
+    holding others is refused); `figure` the figure that shows its runs' progress ("fronts",
+    "progress" or "learning")."""
 
     name: str = ""
     label: str = ""
     description: str = ""
     keys: dict[str, Key] = {}
     result_keys: tuple[str, ...] = ()
+    selection_keys: tuple[str, ...] = ()
     history_columns: tuple[str, ...] = ()
     figure: str = "progress"
     own_section: bool = False

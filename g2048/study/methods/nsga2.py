@@ -36,6 +36,7 @@ class NSGA2(WeightMethod):
         ),
     }  # fmt: skip
     result_keys = ("X", "F", "rank", "front", "ref_point")
+    selection_keys = ("objectives", "switching", "train", "fresh")
     history_columns = ("generation", "evaluations", "hypervolume")
     figure = "fronts"
 

@@ -12,10 +12,10 @@ import pandas as pd
 from g2048 import source_digest
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import ntuple
-from g2048.learning.td import CURVE_COLUMNS, train
+from g2048.learning.td import CURVE_COLUMNS, TrainingError, train
 from g2048.study.methods.base import Key, Log, Method
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
-from g2048.study.progress import timing
+from g2048.study.progress import ReportedError, timing
 
 
 class TD(Method):
@@ -171,6 +171,7 @@ class TD(Method):
         ),
     }
     result_keys = ("network", "network_sha256", "games", "train")
+    selection_keys = ("train",)
     history_columns = tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS)
     figure = "learning"
     own_section = True
@@ -220,31 +221,34 @@ class TD(Method):
                 + timing(done - first, total - first, start)
             )
 
-        network, curve = train(
-            options["network"],
-            options["games"],
-            lambda at, count: game_seeds(study_seed, purpose, count, at),
-            alpha=options["alpha"],
-            coherence=options["coherence"],
-            checkpoint=checkpoint,
-            checkpoint_every=options["checkpoint_every"],
-            # a checkpoint of other code is never resumed either
-            key={
-                "study_seed": study_seed,
-                "purpose": purpose,
-                "code": source_digest(numba_only=True),
-            },
-            progress=progress,
-            resumed=resumed,
-            batch=options["batch"],
-            threads=threads,
-            init=options["init"],
-            tc_games=options["tc_games"],
-            tc_alpha=options["tc_alpha"],
-            lock_free=options["lock_free"],
-            stages=tuple(options["stages"]),
-            lam=options["lambda"],
-        )
+        try:
+            network, curve = train(
+                options["network"],
+                options["games"],
+                lambda at, count: game_seeds(study_seed, purpose, count, at),
+                alpha=options["alpha"],
+                coherence=options["coherence"],
+                checkpoint=checkpoint,
+                checkpoint_every=options["checkpoint_every"],
+                # a checkpoint of other code is never resumed either
+                key={
+                    "study_seed": study_seed,
+                    "purpose": purpose,
+                    "code": source_digest(numba_only=True),
+                },
+                progress=progress,
+                resumed=resumed,
+                batch=options["batch"],
+                threads=threads,
+                init=options["init"],
+                tc_games=options["tc_games"],
+                tc_alpha=options["tc_alpha"],
+                lock_free=options["lock_free"],
+                stages=tuple(options["stages"]),
+                lam=options["lambda"],
+            )
+        except TrainingError as exc:  # diverged, or a damaged checkpoint: one line says it
+            raise ReportedError(str(exc)) from None
         data = {
             "run": self.name,
             "method": self.name,

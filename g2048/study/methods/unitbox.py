@@ -109,6 +109,7 @@ class UnitBoxMethod(WeightMethod):
     best candidate seen with its fitness, and the final elite."""
 
     result_keys = ("best_x", "best_f", "elite")
+    selection_keys = ("train", "fresh")
 
     def population(self, settings: dict) -> int:
         """Candidates per iteration."""

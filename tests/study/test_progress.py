@@ -1,0 +1,49 @@
+"""The log of a pipeline job's script: a Ctrl-C ends the job with one line and exit 130."""
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from g2048.study.progress import INTERRUPTED
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A job's script as workflow/scripts/ write them: the log first, then work (here, games that
+# outlast the test) that Ctrl-C interrupts.
+SCRIPT = """
+import sys
+from g2048.agents import AgentConfig
+from g2048.engine.rng import game_seeds
+from g2048.play import play_games
+from g2048.study.progress import script_log
+
+log = script_log(sys.argv[1])
+play_games(AgentConfig("greedy"), game_seeds(1, "warm-up", 1))  # compiled or loaded
+log("playing")
+play_games(AgentConfig("expectimax", depth=5), game_seeds(1, "long", 1000), threads=1)
+"""
+
+
+def test_a_ctrl_c_ends_a_job_with_one_line_and_exit_130(tmp_path: Path) -> None:
+    log = tmp_path / "job.log"
+    job = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, str(log)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while not (log.exists() and "playing" in log.read_text()):
+            assert job.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        time.sleep(0.5)
+        job.send_signal(signal.SIGINT)
+        assert job.wait(timeout=120) == INTERRUPTED == 130
+    finally:
+        job.kill()
+    lines = log.read_text().splitlines()
+    assert lines[-1].endswith(
+        "interrupted (SIGINT, e.g. Ctrl-C): the job stopped; the same snakemake command runs "
+        "it again"
+    )
+    assert "Traceback" not in log.read_text() and lines[-2].endswith("playing")
