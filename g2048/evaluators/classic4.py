@@ -14,7 +14,11 @@ and `score += max(cur, 0)`, where the max is a no-op since cur only grows. As wr
 never penalised, so a zig-zag row such as 8 2 8 2 (drops 2 + 2) outscores the ordered 8 4 2 0
 (drops 1 + 1), against the post's prose ("disordered boards score low"); we keep it as specified.
 The corner term is a tile value, not a rank: at weight 2 it is worth 4096 for a 2048 in a corner,
-against at most 43 for the empty term, so it dominates the sum once the big tiles appear.
+against at most 43 for the empty term, so it dominates the sum once the big tiles appear. One
+departure, the project's for every evaluator: a board with no legal move is worth DEAD_VALUE
+(`evaluate`), where the source values it by these features like any board; its own program, run
+on 10 000 positions (tests/oracles), chooses another move for that reason on 135 at depth 2 and
+57 at depth 3 (1.35% and 0.57%), all near a game's end.
 """
 
 from __future__ import annotations

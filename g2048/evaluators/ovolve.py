@@ -14,7 +14,10 @@ default, all on ranks (the source's board holds log2 of the tiles, 0 = empty):
 - max_rank: the largest rank, log2 of the largest tile.
 
 The source matches ovolve except that its smoothness compares adjacent cells only where ovolve looks
-past empty cells to the next tile; we follow the source. No bug needed fixing.
+past empty cells to the next tile; we follow the source. No bug needed fixing. One departure, the
+project's for every evaluator: a board with no legal move is worth DEAD_VALUE (`evaluate`), where
+the source values it by these features like any board; its own program, run on 10 000 positions
+(tests/oracles), chooses another move for that reason on 34 at depth 2 and 9 at depth 3.
 """
 
 from __future__ import annotations
