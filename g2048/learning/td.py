@@ -429,21 +429,26 @@ class Trainer:
         further on than `games`."""
         if not path.exists():
             return False
-        try:
+        try:  # read it all before changing anything: a file that fails half-way leaves no trace
             with np.load(path, allow_pickle=False) as data:
                 if str(data["key"]) != key or str(data["name"]) != self.network.name:
                     return False
                 if int(data["games_done"]) > games:
                     return False
-                self.table[:] = data["table"]
-                self.tc_e[:] = data["tc_e"]
-                self.tc_a[:] = data["tc_a"]
-                self.promoted[:] = data["promoted"] if "promoted" in data.files else 0
-                self.games_done = int(data["games_done"])
-                self.curve = data["curve"].tolist()
+                stored = {name: data[name] for name in ("table", "tc_e", "tc_a", "curve")}
+                promoted = data["promoted"] if "promoted" in data.files else 0
+                games_done = int(data["games_done"])
                 saved = str(data["sha256"]) if "sha256" in data.files else None
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
             return False
+        state = {"table": self.table, "tc_e": self.tc_e, "tc_a": self.tc_a}
+        if any(stored[name].shape != array.shape for name, array in state.items()):
+            return False
+        for name, array in state.items():
+            array[:] = stored[name]
+        self.promoted[:] = promoted
+        self.games_done = games_done
+        self.curve = stored["curve"].tolist()
         arrays = {"weights": self.table.view(np.float32), "TC sums": self.tc_e}
         arrays |= {"TC magnitudes": self.tc_a, "learning curve": np.array(self.curve)}
         for what, values in arrays.items():

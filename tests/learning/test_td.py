@@ -454,3 +454,28 @@ def test_bad_rounds_are_refused() -> None:
         train("lines4x2", 100, seeds, block=100, stages=(100,))
     with pytest.raises(ValueError, match="must increase"):
         train("lines4x2", 100, seeds, block=100, stages=(256, 128))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(b""),
+        lambda path: path.write_bytes(path.read_bytes()[:200]),
+        lambda path: np.savez(path, **(dict(np.load(path)) | {"tc_a": np.zeros(3, np.float32)})),
+    ],
+    ids=["empty", "truncated", "wrong-shape"],
+)
+def test_a_damaged_checkpoint_starts_the_run_afresh_untouched(damage, tmp_path: Path) -> None:  # noqa: ANN001
+    """An empty, truncated or ill-shaped checkpoint is not resumed and changes nothing: the run
+    ends as one without a checkpoint."""
+    checkpoint = tmp_path / "run.npz"
+    train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+    damage(checkpoint)
+    resumed_at: list[int] = []
+    got, _ = train(
+        "lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100,
+        resumed=resumed_at.append,
+    )  # fmt: skip
+    want, _ = train("lines4x2", 300, seeds, block=100)
+    assert resumed_at == []
+    np.testing.assert_array_equal(got.lut, want.lut)
