@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from g2048 import evaluators
 from g2048.agents import STATS_SIZE, TABLE_BITS, AgentConfig, choose_move
 from g2048.agents.expectimax import NO_LIMIT, new_table, shallow_values
 from g2048.cli.watch import positions as game_positions
@@ -88,8 +89,12 @@ def compile_java(folder: Path, out: Path) -> Path:
     return out
 
 
-def run_java(classes: Path, main: str, args: list[str], lines: list[str]) -> list[list[str]]:
-    """The words of each output line of one run of `main`, fed `lines` on its input."""
+def run_java(
+    classes: Path, main: str, args: list[str], lines: list[str]
+) -> list[tuple[np.ndarray, int]]:
+    """One run of a source's harness `main`, fed `lines` on its input: for each line the
+    direction it chose and its values of the four moves (each output line reads "move v0 v1 v2
+    v3")."""
     run = subprocess.run(
         ["java", "-cp", str(classes), main, *args],
         input="".join(line + "\n" for line in lines),
@@ -99,4 +104,15 @@ def run_java(classes: Path, main: str, args: list[str], lines: list[str]) -> lis
     assert run.returncode == 0, run.stderr
     out = [line.split() for line in run.stdout.splitlines()]
     assert len(out) == len(lines)
-    return out
+    return [(np.array([float(v) for v in values]), int(move)) for move, *values in out]
+
+
+def greedy_values(evaluator: str, weights: tuple[float, ...], boards: list[int]) -> list:
+    """g2048's values of the four moves of each board at one ply (the moved boards' values)
+    with `evaluator` weighted by `weights`."""
+    fn, w, table = evaluators.prepare(evaluator, weights)
+    stats = np.zeros(2, dtype=np.int64)
+    return [
+        np.array(shallow_values(np.uint64(b), 1, fn, w, table, stats, NO_LIMIT, 0)[0])
+        for b in boards
+    ]

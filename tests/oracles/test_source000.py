@@ -43,13 +43,12 @@ from oracle_games import (
     Expectimax,
     best_set,
     compile_java,
+    greedy_values,
     has_jdk,
     played_positions,
     run_java,
 )
 
-from g2048 import evaluators
-from g2048.agents.expectimax import NO_LIMIT, shallow_values
 from g2048.evaluators import nsga4
 
 SOURCE = Path(__file__).parent / "source000"
@@ -74,8 +73,7 @@ def source_values(
     """The source's value of each move without its root spawn and the move it chooses (with
     the spawn, seeded by the position's index) on each board, from one run of the harness."""
     lines = [f"{depth} {b:x} {k}" for k, b in enumerate(boards)]
-    out = run_java(classes, "com.example.g2048.Oracle", [repr(w) for w in weights], lines)
-    return [(np.array([float(v) for v in values]), int(move)) for move, *values in out]
+    return run_java(classes, "com.example.g2048.Oracle", [repr(w) for w in weights], lines)
 
 
 def compare(classes: Path, depth: int) -> Counter:
@@ -99,10 +97,9 @@ def compare(classes: Path, depth: int) -> Counter:
 def test_the_features_nsga4_keeps_value_moves_as_the_source_does(classes: Path) -> None:
     weights = (0.0, 0.25, 0.25, 0.0)  # empty cells and merges; monotonicity and corner off
     boards = list(played_positions())
-    fn, w, table = evaluators.prepare("nsga4", weights)
-    for board, (theirs, _) in zip(boards, source_values(classes, 1, weights, boards), strict=True):
-        stats = np.zeros(2, dtype=np.int64)
-        ours = shallow_values(np.uint64(board), 1, fn, w, table, stats, NO_LIMIT, 0)[0]
+    theirs_all = source_values(classes, 1, weights, boards)
+    ours_all = greedy_values("nsga4", weights, boards)
+    for board, (theirs, _), ours in zip(boards, theirs_all, ours_all, strict=True):
         np.testing.assert_allclose(theirs, ours, rtol=RTOL, atol=ATOL, err_msg=hex(board))
 
 

@@ -39,13 +39,12 @@ from oracle_games import (
     Expectimax,
     best_set,
     compile_java,
+    greedy_values,
     has_jdk,
     played_positions,
     run_java,
 )
 
-from g2048 import evaluators
-from g2048.agents.expectimax import NO_LIMIT, shallow_values
 from g2048.evaluators import cem8
 
 SOURCE = Path(__file__).parent / "source003"
@@ -66,8 +65,7 @@ def source_values(
     """The source's value of each move without the spawn and the move its greedy step
     chooses (with the spawn, seeded by the position's index), from one run of the harness."""
     lines = [f"{b:x} {k}" for k, b in enumerate(boards)]
-    out = run_java(classes, "Oracle", [repr(w) for w in weights], lines)
-    return [(np.array([float(v) for v in values]), int(move)) for move, *values in out]
+    return run_java(classes, "Oracle", [repr(w) for w in weights], lines)
 
 
 def test_the_features_cem8_keeps_value_moves_as_the_source_does(classes: Path) -> None:
@@ -75,11 +73,9 @@ def test_the_features_cem8_keeps_value_moves_as_the_source_does(classes: Path) -
     for name in ("monotonicity", "second_adjacent", "edge_big"):
         weights[cem8.FEATURES.index(name)] = 0.0
     boards = list(played_positions())
-    fn, w, table = evaluators.prepare("cem8", weights)
     theirs_all = source_values(classes, tuple(weights), boards)
-    for board, (theirs, _) in zip(boards, theirs_all, strict=True):
-        stats = np.zeros(2, dtype=np.int64)
-        ours = shallow_values(np.uint64(board), 1, fn, w, table, stats, NO_LIMIT, 0)[0]
+    ours_all = greedy_values("cem8", tuple(weights), boards)
+    for board, (theirs, _), ours in zip(boards, theirs_all, ours_all, strict=True):
         np.testing.assert_allclose(theirs, ours, rtol=RTOL, atol=ATOL, err_msg=hex(board))
 
 

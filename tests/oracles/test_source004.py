@@ -73,8 +73,7 @@ def source_choices(classes: Path, depth: int, boards: list[int]) -> list[tuple[n
     """The source's move values and chosen direction (g2048's numbering: the same order) on
     each board, from one run of the harness."""
     lines = [f"{depth} {b:x}" for b in boards]
-    out = run_java(classes, "Oracle", [], lines)
-    return [(np.array([float(v) for v in values]), int(move)) for move, *values in out]
+    return run_java(classes, "Oracle", [], lines)
 
 
 def reference_values(board: int, depth: int, dead_low: bool) -> np.ndarray:
