@@ -213,7 +213,10 @@ class WeightMethod(Method):
         optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
         for JSON, per-step history). With `checkpoint` (a file), a killed run resumes from its
         last finished step to the result an uninterrupted run gives."""
-        common = self.common_settings(settings)
+        resume = None
+        if checkpoint is not None:  # never resumed under other settings, seeds or code
+            key = {"run": run, "settings": settings, "seed": seed, "study_seed": study_seed}
+            resume = Resume(checkpoint, key | {"code": source_digest(exclude=("report", "cli"))})
         tuned = self.search(
             settings["evaluator"],
             agent=AgentConfig(**settings["agent"]),
@@ -223,20 +226,9 @@ class WeightMethod(Method):
             study_seed=study_seed,
             threads=threads,
             progress=log,
-            resume=None
-            if checkpoint is None
-            else Resume(
-                checkpoint,
-                {
-                    "run": run,
-                    "settings": settings,
-                    "seed": seed,
-                    "study_seed": study_seed,
-                    "code": source_digest(exclude=("report", "cli")),
-                },
-            ),
+            resume=resume,
             **self.options(settings),
-            **common,
+            **self.common_settings(settings),
         )
         data = self.result_data(tuned.result)
         if tuned.reevaluation is not None:
