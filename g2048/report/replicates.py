@@ -1,13 +1,14 @@
 """Tuning methods compared with their seeds as replicates.
 
 A tuning run is repeated with several optimiser seeds; each seed selects one weight set, and
-the validate stage plays every set on the same games. A ranking by one pick per method ranks
-the luck of single runs. Here a run's value is the mean over its seeds of each seed's mean
-score, with a Student t interval over the seeds (n - 1 degrees of freedom): it covers the
-run-to-run variation and, inside each seed's mean, the game noise. Against its evaluator's
-baseline each seed's paired difference on the common games is one replicate (a one-sample t
-over the seeds); two runs that tune the same evaluator are compared by Welch's t over their
-seeds' means. The p-values of each table are Holm-corrected over its rows.
+the test stage plays every set on the same test games in the game the run was tuned in (its
+agent, depth and move cap), as it plays its evaluator's baseline. A ranking by one pick per
+method ranks the luck of single runs. Here a run's value is the mean over its seeds of each
+seed's mean score, with a Student t interval over the seeds (n - 1 degrees of freedom): it
+covers the run-to-run variation and, inside each seed's mean, the game noise. Against its
+evaluator's baseline each seed's paired difference on the common games is one replicate (a
+one-sample t over the seeds); two runs that tune the same evaluator are compared by Welch's t over
+their seeds' means. The p-values of each table are Holm-corrected over its rows.
 """
 
 from __future__ import annotations
@@ -21,21 +22,23 @@ import pandas as pd
 from scipy import stats
 
 from g2048.report.stats import paired_difference
-from g2048.report.tables import with_holm
-from g2048.study.config import run_method, run_names, tuned_evaluator
+from g2048.report.tables import describe_agent, with_holm
+from g2048.study.config import run_method, tuned_evaluator, tuning_game, weight_runs
 from g2048.study.naming import candidate_name
 
 
 @dataclass(frozen=True)
 class TunedRun:
     """A tuning run as the comparison sees it: its name, its method's label, the evaluator whose
-    weights it tunes, its seeds, and whether its method is the control every tuner must beat."""
+    weights it tunes, its seeds, whether its method is the control every tuner must beat, and
+    the game its seeds' picks are tested in (a label)."""
 
     name: str
     label: str
     evaluator: str
     seeds: tuple[int, ...] | list[int]
     control: bool = False
+    tested_in: str = ""
 
 
 def _seed_games(games: dict[str, pd.DataFrame], run: TunedRun) -> list[pd.DataFrame]:
@@ -71,6 +74,7 @@ def method_table(
             "method": run.label,
             "control": run.control,
             "evaluator": run.evaluator,
+            "tested_in": run.tested_in,
             "seeds": len(run.seeds),
             "games_per_seed": len(games[candidate_name(run.name, run.seeds[0])]),
             "seed_scores": " ".join(f"{m:.0f}" for m in means),
@@ -149,8 +153,15 @@ def method_pairs(games: dict[str, pd.DataFrame], runs: list[TunedRun]) -> pd.Dat
     return with_holm(rows) if rows else empty
 
 
+def game_label(game: dict) -> str:
+    """A short label of a tuning game (`config.tuned_game_for`), e.g. 'greedy, 800 moves'."""
+    cap = game["max_moves"]
+    return describe_agent(game["agent"]) + (f", {cap} moves" if cap else "")
+
+
 def tuned_runs(config: dict) -> list[dict]:
-    """The config's tuning runs as `TunedRun` fields (plain data, a Snakemake parameter)."""
+    """The config's weight-tuning runs as `TunedRun` fields (plain data, a Snakemake
+    parameter); networks are compared in the learned table."""
     return [
         {
             "name": run,
@@ -158,8 +169,9 @@ def tuned_runs(config: dict) -> list[dict]:
             "control": run_method(config, run).control,
             "evaluator": tuned_evaluator(config, run),
             "seeds": list(config["tune"]["seeds"]),
+            "tested_in": game_label(tuning_game(config, run)),
         }
-        for run in run_names(config)
+        for run in weight_runs(config)
     ]
 
 

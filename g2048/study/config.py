@@ -419,6 +419,16 @@ def _check_budgets(runs: list[dict]) -> None:
         base = first.setdefault(run["evaluator"], run)
         if base is run:
             continue
+        a, b = (get_method(r["method"]).tuning_game(r) for r in (base, run))
+        for key, what in (("agent", "agents"), ("max_moves", "move caps")):
+            if a[key] != b[key]:
+                shown = "" if key == "agent" else f": {a[key]} against {b[key]}"
+                _fail(
+                    f"tune.runs[{i}]",
+                    f"runs {base['name']} and {run['name']} both tune {run['evaluator']}, so "
+                    "their picks are tested against each other in the game they were tuned in, "
+                    f"but their {what} differ{shown}",
+                )
         for kind in ("training", "selection"):
             a, b = (getattr(get_method(r["method"]), f"{kind}_games")(r) for r in (base, run))
             if a is not None and b is not None and a != b:
@@ -544,6 +554,37 @@ def validation_candidates(config: dict) -> list[str]:
     """Names of the weight sets the validate stage plays: tuned ones, then baselines."""
     tuned = [candidate_name(r, s) for r in run_names(config) for s in config["tune"]["seeds"]]
     return tuned + [b["name"] for b in config["validate"]["baselines"]]
+
+
+def tuned_game_sets(config: dict) -> list[str]:
+    """Names of the weight sets played on the test games in the game they are compared in:
+    every seed's selection of each weight run, then each baseline of an evaluator that a
+    weight run tunes (the runs of one evaluator play one game: the config check)."""
+    runs = weight_runs(config)
+    tuned = [candidate_name(r, s) for r in runs for s in config["tune"]["seeds"]]
+    evaluators = {tuned_evaluator(config, run) for run in runs}
+    return tuned + [
+        b["name"] for b in config["validate"]["baselines"] if b["evaluator"] in evaluators
+    ]
+
+
+def tuning_game(config: dict, run: str) -> dict:
+    """The game (agent, max_moves) the weight run `run` plays its candidates in."""
+    return run_method(config, run).tuning_game(run_settings(config, run))
+
+
+def tuned_game_for(config: dict, name: str) -> dict:
+    """The game (agent, max_moves) a test set plays: its run's tuning game, for a baseline
+    that of the first weight run that tunes its evaluator."""
+    tuned = parse_candidate(name, run_names(config))
+    if tuned is not None:
+        run = tuned[0]
+    else:
+        evaluator = next(
+            b["evaluator"] for b in config["validate"]["baselines"] if b["name"] == name
+        )
+        run = next(r for r in weight_runs(config) if tuned_evaluator(config, r) == evaluator)
+    return tuning_game(config, run)
 
 
 def transfer_sets(config: dict) -> list[str]:

@@ -95,8 +95,10 @@ def test_the_shipped_config_compares_every_run_with_its_evaluators_baseline() ->
         "control": False,
         "evaluator": "cem8",
         "seeds": config["tune"]["seeds"],
+        "tested_in": "greedy, 800 moves",
     }
-    assert runs["random-search"]["control"] and runs["td"]["evaluator"] == "ntuple"
+    assert runs["nneonneo-cem"]["tested_in"] == "expectimax d3 cutoff 0.0001, 100000 moves"
+    assert runs["random-search"]["control"] and "td" not in runs  # networks: the learned table
     assert evaluator_baselines(config) == {
         "classic4": "hand-classic4",
         "nsga4": "equal-nsga4",

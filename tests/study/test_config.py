@@ -16,6 +16,8 @@ from g2048.study.config import (
     refuse_templates,
     shard_range,
     study_config,
+    tuned_game_for,
+    tuned_game_sets,
     train_threads,
     transfer_sets,
     use_checked,
@@ -269,10 +271,45 @@ def test_runs_compared_with_one_another_need_equal_budgets() -> None:
     runs["random-search"] |= {"reevaluate": 2, "evaluator": "classic4", "iterations": 5}
     validate_config(copy.deepcopy(config))  # alone on its evaluator
     runs["random-search"] |= {"evaluator": "nsga4", "iterations": 4, "population": 8}
+    runs["random-search"]["max_moves"] = 2000  # nsga2's game: its default cap
     validate_config(copy.deepcopy(config))  # nsga2's 8 x (3 + 1) x 2 games; its front unknown
     runs["random-search"]["iterations"] = 3
     with pytest.raises(ConfigError, match="runs nsga2 and random-search both tune nsga4"):
         validate_config(copy.deepcopy(config))
+
+
+def test_runs_compared_with_one_another_play_one_game() -> None:
+    """Runs of one evaluator are tested against each other in the game they were tuned in, so
+    they must tune in the same one: another agent or move cap is refused naming both games."""
+    config = smoke()
+    runs = {run["name"]: run for run in config["tune"]["runs"]}
+    runs["cmaes"]["max_moves"] = 200
+    message = (
+        "tune.runs[2]: runs cem and cmaes both tune cem8, so their picks are tested against "
+        "each other in the game they were tuned in, but their move caps differ: 100 against 200"
+    )
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        validate_config(copy.deepcopy(config))
+    runs["cmaes"] |= {"max_moves": 100, "agent": {"name": "expectimax", "depth": 2}}
+    with pytest.raises(ConfigError, match="but their agents differ"):
+        validate_config(copy.deepcopy(config))
+
+
+def test_test_sets_play_the_game_their_run_was_tuned_in() -> None:
+    """Every seed of each weight run and the baseline of each tuned evaluator are test sets
+    (not td's networks, not a baseline no run is compared with); each plays its run's game,
+    a baseline that of the runs of its evaluator, with the objective's default move cap where
+    a run sets none (nsga2: 2000)."""
+    config = validate_config(smoke())
+    sets = tuned_game_sets(config)
+    runs = ["nsga2", "cem", "cmaes", "random-search"]
+    assert sets == [f"{r}-s{s}" for r in runs for s in (1, 2)] + ["equal-nsga4"]
+    games = {name: tuned_game_for(config, name) for name in ("nsga2-s2", "equal-nsga4", "cem-s1")}
+    assert {g["agent"]["name"] for g in games.values()} == {"greedy"}
+    assert [g["max_moves"] for g in games.values()] == [2000, 2000, 100]
+    config["validate"]["baselines"].append({"name": "cem-prior", "evaluator": "cem8"})
+    assert tuned_game_sets(config)[-2:] == ["equal-nsga4", "cem-prior"]
+    assert tuned_game_for(config, "cem-prior") == tuned_game_for(config, "random-search-s2")
 
 
 def test_a_study_is_one_config_file_checked_as_check_config_checks_it(

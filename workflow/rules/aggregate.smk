@@ -58,7 +58,7 @@ rule table_benchmark:
 
 rule table_methods:
     input:
-        games=expand("results/validate/{candidate}.csv", candidate=CANDIDATES),
+        games=expand("results/test/{candidate}.csv", candidate=TEST_SETS),
         provenance="results/provenance/summary.json",
     output:
         report(
@@ -80,7 +80,7 @@ rule table_methods:
         mem_mb=1000,
         runtime=5,
     params:
-        candidates=CANDIDATES,
+        candidates=TEST_SETS,
         runs=replicates.tuned_runs(config),
         baselines=replicates.evaluator_baselines(config),
         games=config["validate"]["games"],

@@ -46,6 +46,7 @@ RUNS = study.run_names(config)
 SECTION_RUNS = [run for run in RUNS if run not in WEIGHT_RUNS]  # td: a network each
 NETWORK_RUNS = [run for run in RUNS if study.run_method(config, run).trains_network]
 CANDIDATES = study.validation_candidates(config)
+TEST_SETS = study.tuned_game_sets(config)
 TRANSFER_SETS = study.transfer_sets(config)
 TRANSFER_DEPTHS = config["validate"]["transfer_depths"]
 ENTRIES = [e["name"] for e in config["benchmark"]["entries"]]
@@ -87,6 +88,11 @@ def tuned_selection(wildcards):
     run, seed = tuned
     selected = {"selected": f"results/select/{run}/seed{seed}.json"}
     return selected | network_inputs(run, [seed])
+
+
+def expectimax_game(depth):
+    """The validation's game: expectimax at `depth` plies, played to the end."""
+    return {"agent": {"name": "expectimax", "depth": depth}, "max_moves": 0}
 
 
 def weight_set_record(name):
@@ -167,6 +173,7 @@ def final_outputs():
     raw += expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS)
     raw += expand("results/select/tuned-{r}.json", r=RUNS)
     raw += expand("results/validate/{candidate}.csv", candidate=CANDIDATES)
+    raw += expand("results/test/{candidate}.csv", candidate=TEST_SETS)
     raw += expand(
         "results/transfer/{w}/depth{d}.csv", w=TRANSFER_SETS, d=TRANSFER_DEPTHS
     )

@@ -18,7 +18,36 @@ rule validate:
         name=lambda wildcards: wildcards.candidate,
         record=lambda wildcards: weight_set_record(wildcards.candidate),
         seed=lambda wildcards: weight_set_seed(wildcards.candidate),
-        depth=config["validate"]["depth"],
+        game=expectimax_game(config["validate"]["depth"]),
+        study_seed=config["study_seed"],
+        engine=ENGINE,
+    script:
+        "../scripts/validate.py"
+
+
+rule test:
+    input:
+        unpack(tuned_selection),
+    output:
+        games="results/test/{candidate}.csv",
+        provenance="results/provenance/test/{candidate}.json",
+    log:
+        "logs/test/{candidate}.log",
+    benchmark:
+        "benchmarks/test/{candidate}.tsv"
+    wildcard_constraints:
+        candidate="|".join(TEST_SETS) or "(?!)",
+    threads: config["threads"]
+    resources:
+        mem_mb=2000,
+        runtime=120,
+    params:
+        baselines=config["validate"]["baselines"],
+        games=config["validate"]["games"],
+        name=lambda wildcards: wildcards.candidate,
+        record=lambda wildcards: weight_set_record(wildcards.candidate),
+        seed=lambda wildcards: weight_set_seed(wildcards.candidate),
+        game=lambda wildcards: study.tuned_game_for(config, wildcards.candidate),
         study_seed=config["study_seed"],
         engine=ENGINE,
     script:
@@ -67,7 +96,7 @@ rule transfer:
         name=lambda wildcards: wildcards.weightset,
         record=lambda wildcards: weight_set_record(wildcards.weightset),
         seed=None,
-        depth=lambda wildcards: int(wildcards.depth),
+        game=lambda wildcards: expectimax_game(int(wildcards.depth)),
         study_seed=config["study_seed"],
         engine=ENGINE,
     script:

@@ -1,5 +1,6 @@
-"""Snakemake adapter: one weight set plays the validation games at one depth (the validation's,
-or one of the depth-transfer validation's)."""
+"""Snakemake adapter: one weight set plays the test games with one agent: expectimax at the
+validation's depth or at one of the depth-transfer validation's, or the game its run was tuned
+in (the test stage)."""
 
 from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
@@ -22,8 +23,8 @@ if hasattr(sm.input, "selected"):  # tuned weights (a seed's, or a run's pick), 
 else:
     base = next(b for b in sm.params.baselines if b["name"] == name)
     evaluator, weights = base["evaluator"], base.get("weights")
-agent = {"name": "expectimax", "depth": sm.params.depth}
+agent, max_moves = sm.params.game["agent"], sm.params.game["max_moves"]
 seeds = validation_seeds(sm.params.study_seed, sm.params.games)
-log(f"validate {name}: {evaluator} {weights}, {agent}")
-games = play_weight_set(evaluator, weights, agent, seeds, sm.threads, log, name)
+log(f"play {name}: {evaluator} {weights}, {agent}, max_moves {max_moves}")
+games = play_weight_set(evaluator, weights, agent, seeds, sm.threads, log, name, max_moves)
 write_csv(sm.output.games, games)

@@ -5,6 +5,7 @@ the result readers, the tables and figures ask the method instead of comparing i
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -161,6 +162,14 @@ class WeightMethod(Method):
     def steps(self, settings: dict) -> int:
         """The tuner's steps (generations, iterations) in a run of these settings."""
         raise NotImplementedError
+
+    def tuning_game(self, settings: dict) -> dict:
+        """The game a run of these settings plays its candidates in, which its test games
+        replay: its `agent` and `max_moves` (the objective's default where the run sets none)."""
+        cap = settings.get("max_moves")
+        if cap is None:
+            cap = inspect.signature(self.objective_class).parameters["max_moves"].default
+        return {"agent": settings["agent"], "max_moves": cap}
 
     def common_settings(self, settings: dict) -> dict:
         """The settings of a `tune.runs` entry that every method's search takes the same way
