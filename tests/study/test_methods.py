@@ -176,7 +176,7 @@ def test_a_new_method_needs_only_its_class_and_its_registry_entry(
     monkeypatch.setitem(METHODS, "rs", RandomSearch())
     config = smoke()
     run = {"name": "random", "method": "rs", "evaluator": "cem8", "agent": {"name": "greedy"}}
-    run |= {"games": 2, "samples": 6, "max_moves": 40}  # the budget of cem and cmaes
+    run |= {"games": 2, "samples": 6, "max_moves": 100}  # the budget and game of cem and cmaes
     config["tune"]["runs"].append(run)
     validated = validate_config(copy.deepcopy(config))
     assert "random" in study.run_names(validated)
