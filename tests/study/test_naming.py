@@ -110,7 +110,7 @@ def test_network_pairs_match_every_heuristic_of_the_same_agent() -> None:
         ("ntuple-d1", "nsga4-d1"), ("ntuple-d1", "cem8-d1"), ("ntuple-d3", "nneonneo-d3"),
         ("ntuple-d3", "nneonneo-cmaes-d3"), ("ntuple-d3", "nneonneo-cem-d3"),
         ("ntuple-d3", "nneonneo-nsga2-d3"), ("ntuple-100us", "expectimax-100us"),
-        ("ntuple-1ms", "expectimax-1ms"), ("ntuple-10ms", "expectimax-10ms"),
+        ("ntuple-1ms", "expectimax-1ms"),
     ]  # fmt: skip
     for entry in config["benchmark"]["entries"]:
         if entry["name"] == "nneonneo-d3":
