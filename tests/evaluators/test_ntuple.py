@@ -22,12 +22,21 @@ from g2048.evaluators import ntuple
 from g2048.play import play_games
 
 
-def plain_value(network: ntuple.Network, grid: list[list[int]]) -> float:
+def plain_luts(network: ntuple.Network) -> list[list[float]]:
+    """The network's weights as one plain list per tuple (for a 8x6patt, 134 million floats:
+    list them once per network, not once per board)."""
     luts, offset = [], 0
     for t in network.tuples:
         luts.append(network.lut[offset : offset + 16 ** len(t)].tolist())
         offset += 16 ** len(t)
-    return ref_ntuple_value(grid, list(network.tuples), luts)
+    return luts
+
+
+def plain_value(
+    network: ntuple.Network, grid: list[list[int]], luts: list[list[float]] | None = None
+) -> float:
+    """The plain reference's value of `grid` (`luts`: plain_luts(network), if already made)."""
+    return ref_ntuple_value(grid, list(network.tuples), luts or plain_luts(network))
 
 
 def test_symmetries_are_the_eight_distinct_images_of_the_grid() -> None:
@@ -65,9 +74,10 @@ def test_an_optimistic_network_values_every_board_at_its_initial_value() -> None
 @pytest.mark.parametrize("name", DISTINCT)
 def test_values_equal_the_plain_evaluation_on_played_boards(name: str) -> None:
     network = random_network(name, seed=3)
+    luts = plain_luts(network)
     for grid in played_boards(12, 60, seed=4):
         got = evaluators.value("ntuple", encode(grid), network, after=True)
-        assert got == pytest.approx(plain_value(network, grid), rel=1e-9, abs=1e-6)
+        assert got == pytest.approx(plain_value(network, grid, luts), rel=1e-9, abs=1e-6)
 
 
 def test_a_hand_computed_value() -> None:
