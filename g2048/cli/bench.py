@@ -22,6 +22,7 @@ from g2048.engine import reference
 from g2048.engine.board import random_games
 from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, rng_state
+from g2048.evaluators.ntuple import Network, lut_size, network_tuples
 from g2048.learning.td import train
 from g2048.play import agent_params, evaluator_rows, play_games
 
@@ -68,6 +69,24 @@ class BudgetFigure:
 
 
 @dataclass(frozen=True)
+class NodeCostFigure:
+    """A search's cost per node alone on this machine (1 thread, no other job of the study):
+    microseconds per node over fixed positions under a node budget, the median, lowest and
+    highest of interleaved passes. It places the study's node-budget rows on a time axis."""
+
+    search: str
+    evaluator: str
+    budget_nodes: int
+    us_per_node: float
+    low: float
+    high: float
+
+    @property
+    def key(self) -> str:
+        return f"{self.search}_{self.evaluator}"
+
+
+@dataclass(frozen=True)
 class DeepeningFigure:
     """Deepening to `depth` plies against fixed `depth`-ply search on the same games: the time
     ratio - 1 (median, lowest, highest of interleaved pairs) and the node ratio - 1."""
@@ -110,6 +129,7 @@ class BenchFigures:
     engine: EngineFigures
     search: tuple[SearchFigure, ...] = ()
     budgets: tuple[BudgetFigure, ...] = ()
+    node_costs: tuple[NodeCostFigure, ...] = ()
     deepening: DeepeningFigure | None = None
     paired: tuple[PairedFigure, ...] = ()
     training: TrainingFigures | None = None
@@ -129,6 +149,10 @@ class BenchFigures:
                 out[f"{b.key}_mean_depth"] = b.mean_depth
             if b.rollouts_per_move is not None:
                 out[f"{b.key}_rollouts_per_move"] = b.rollouts_per_move
+        for c in self.node_costs:
+            out[f"{c.key}_us_per_node"] = c.us_per_node
+            out[f"{c.key}_us_per_node_low"] = c.low
+            out[f"{c.key}_us_per_node_high"] = c.high
         if (d := self.deepening) is not None:
             out[f"deepening_overhead_d{d.depth}"] = d.overhead
             out[f"deepening_overhead_d{d.depth}_low"] = d.low
@@ -266,6 +290,54 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> tuple[
         worst, p99 = float(np.max(over)), float(np.percentile(over, 99))
         figures.append(BudgetFigure(name, budget, len(boards), worst, p99, **effort))
     return tuple(figures)
+
+
+# The default study's node-budget rows, a middle budget of each (search, evaluator) line; the
+# network is a random wu6x4: its cost is its tables' lookups, whatever their values.
+NODE_COST_AGENTS = (
+    ("nneonneo", AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_nodes=20000)),
+    ("nneonneo", AgentConfig("montecarlo", budget_nodes=400)),
+    ("nneonneo", AgentConfig("hybrid", depth=27, cutoff=1e-4, rollouts=10, step_cap=10,
+                             budget_nodes=120)),
+    ("ntuple", AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_nodes=500)),
+)  # fmt: skip
+
+
+def node_cost_figures(
+    passes: int = 3,
+    agents: tuple[tuple[str, AgentConfig], ...] = NODE_COST_AGENTS,
+    network: str = "wu6x4",
+) -> tuple[NodeCostFigure, ...]:
+    """Each (evaluator, agent)'s microseconds per node on the fixed positions of budget_figures
+    (1 thread), from `passes` interleaved passes over every agent: the machine's load changes
+    between passes, so each agent's median and range come from the same moments. The ntuple
+    evaluator plays a random `network`."""
+    boards = _positions()
+    searches = []
+    for evaluator, agent in agents:
+        weights = None
+        if evaluator == "ntuple":
+            size = lut_size(network_tuples(network))
+            lut = np.random.default_rng(0).normal(0.0, 100.0, size).astype(np.float32)
+            weights = Network(network, lut)
+        kind, w, tables = evaluator_rows(agent, evaluator, weights)
+        searches.append((agent, kind, w, tables, agent_params(agent, evaluator, tables)))
+    costs: list[list[float]] = [[] for _ in searches]
+    for i in range(passes + 1):  # the first pass compiles or loads the code: not counted
+        for (agent, kind, w, tables, params), cost in zip(searches, costs, strict=True):
+            stats, table = np.zeros(STATS_SIZE, dtype=np.int64), new_table(agent.table_bits)
+            state = rng_state(0)
+            t0 = time.perf_counter()
+            for stamp, b in enumerate(boards, 1):
+                choose_move(agent.kind, params, kind, w, tables, b, state, table, stamp, stats)
+            if i:
+                cost.append(1e6 * (time.perf_counter() - t0) / stats[0])
+    return tuple(
+        NodeCostFigure(
+            agent.name, evaluator, agent.budget_nodes, float(np.median(c)), min(c), max(c)
+        )
+        for (evaluator, agent), c in zip(agents, costs, strict=True)
+    )
 
 
 def deepening_figure(depth: int = 5) -> DeepeningFigure:

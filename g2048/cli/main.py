@@ -23,6 +23,7 @@ from g2048.cli.bench import (
     budget_figures,
     deepening_figure,
     engine_figures,
+    node_cost_figures,
     search_figures,
     search_profile,
     split_figures,
@@ -51,6 +52,7 @@ def _bench(args: argparse.Namespace) -> int:
             figures,
             search=search_figures(),
             budgets=budget_figures(),
+            node_costs=node_cost_figures(),
             deepening=deepening_figure(),
             paired=split_figures() + star_figures(),
             training=training_figures(),
@@ -86,6 +88,13 @@ def _bench(args: argparse.Namespace) -> int:
             (
                 f"{b.agent} under {b.budget_ms:g}ms/move, {b.positions} positions",
                 f"{effort}, worst {b.worst_over_ms:+.2f} ms",
+            )
+        )
+    for c in figures.node_costs:
+        rows.append(
+            (
+                f"{c.search} on {c.evaluator}, {c.budget_nodes} nodes/move, 1 thread: cost (range)",
+                f"{c.us_per_node:.3f} us/node ({c.low:.3f}..{c.high:.3f})",
             )
         )
     if (d := figures.deepening) is not None:

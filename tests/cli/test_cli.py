@@ -22,11 +22,13 @@ from g2048.cli.bench import (
     BudgetFigure,
     DeepeningFigure,
     EngineFigures,
+    NodeCostFigure,
     PairedFigure,
     SearchFigure,
     TrainingFigures,
     budget_figures,
     deepening_figure,
+    node_cost_figures,
     star_figures,
 )
 from g2048.cli.main import main
@@ -675,6 +677,8 @@ def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # 
     monkeypatch.setattr(cli, "engine_figures", lambda seconds: engine)
     monkeypatch.setattr(cli, "search_figures", lambda: (SearchFigure(3, 5e5, 9000.0),))
     monkeypatch.setattr(cli, "budget_figures", lambda: budgets)
+    costs = (NodeCostFigure("montecarlo", "nneonneo", 400, 3.9, 3.85, 4.1),)
+    monkeypatch.setattr(cli, "node_cost_figures", lambda: costs)
     monkeypatch.setattr(
         cli, "deepening_figure", lambda: DeepeningFigure(5, 0.07, -0.03, 0.2, 0.055)
     )
@@ -688,6 +692,11 @@ def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # 
         r"montecarlo under 10ms/move, 143 positions\s+8 rollouts, worst \+0.12 ms", out
     )
     assert re.search(r"fixed 5 plies: time \(range\), nodes\s+\+7.0% \(-3%..\+20%\), \+5.5%", out)
+    assert re.search(
+        r"montecarlo on nneonneo, 400 nodes/move, 1 thread: cost \(range\)\s+3.900 us/node "
+        r"\(3.850..4.100\)",
+        out,
+    )
     assert re.search(r"expectimax depth 3, .*\s+500.0 k moves/s", out)
     assert re.search(r"parallel on/off, depth 7, 2 threads: .*\s+1.80x \(1.70..1.90\), \+2.0%", out)
     assert re.search(r"star on/off, depth 5: .*\s+1.30x \(1.25..1.40\), -20.0%", out)
@@ -702,6 +711,8 @@ def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # 
     assert figures["budget_positions"] == 143 and figures["expectimax_10ms_mean_depth"] == 8.3
     assert figures["montecarlo_10ms_rollouts_per_move"] == 8.3
     assert "expectimax_10ms_rollouts_per_move" not in figures
+    assert figures["montecarlo_nneonneo_us_per_node"] == 3.9
+    assert figures["montecarlo_nneonneo_us_per_node_high"] == 4.1
     assert figures["deepening_overhead_d5_low"] == -0.03
     assert figures["deepening_node_overhead_d5"] == 0.055
     assert figures["parallel_threads"] == 2 and figures["star_positions"] == 143
@@ -721,6 +732,18 @@ def test_bench_measures_its_records_on_small_settings() -> None:
     (paired,) = star_figures(depths=(2,), pairs=1)
     assert (paired.option, paired.depth, paired.positions) == ("star", 2, budget.positions)
     assert paired.low <= paired.speedup <= paired.high and 0 < paired.node_ratio <= 1
+    agents = (("nneonneo", AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_nodes=300)),)
+    agents += (("ntuple", AgentConfig("montecarlo", budget_nodes=8)),)
+    searched, rolled = node_cost_figures(passes=2, agents=agents)
+    assert (searched.search, searched.evaluator, searched.budget_nodes) == (
+        "expectimax",
+        "nneonneo",
+        300,
+    )
+    assert (rolled.search, rolled.evaluator) == ("montecarlo", "ntuple")
+    for cost in (searched, rolled):
+        assert 0 < cost.low <= cost.us_per_node <= cost.high
+    assert rolled.us_per_node > searched.us_per_node  # a rollout is a game's worth of moves
     keys = BenchFigures(engine=EngineFigures(1, 1, 1, 1, 1, 1), paired=(paired,)).as_dict()
     assert list(keys)[6:] == [
         "star_threads", "star_positions", "star_d2_speedup", "star_d2_speedup_low",
