@@ -196,4 +196,5 @@ FIGURES = [
     "validation_scores",
     "benchmark_reach",
     "cost_strength",
+    "cost_strength_column",
 ]
