@@ -75,7 +75,8 @@ docs:
 	   results/tables/methods.md results/tables/method_pairs.md results/tables/learned.md \
 	   results/tables/transfer.md results/tables/claims.md docs/tables/
 	cp results/findings.md docs/findings.md
-	cp results/figures/cost_strength.png results/figures/benchmark_reach.png \
+	cp results/figures/cost_strength.png results/figures/cost_strength_column.png \
+	   results/figures/benchmark_reach.png \
 	   results/figures/pareto_fronts.png results/figures/validation_scores.png \
 	   results/figures/hypervolume.png results/figures/tuner_progress.png \
 	   results/figures/depth_transfer.png results/figures/td_learning.png docs/figures/

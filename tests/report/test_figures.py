@@ -1,11 +1,14 @@
 """The figures' print standard, read off the rendered figures: page or column width at 300 dpi,
-no text under 7 pt, no two text boxes overlapping, no legend or label over a data point, at most
-8 series a panel told apart by colour and marker; and what each figure draws (families and
-their lines, zero rates, the games behind each rate, normalised hypervolumes, one style per run),
-on small synthetic frames shaped like the study's tables, and on many series."""
+no text under 7 pt (its font size and its drawn height), no two text boxes overlapping, no
+legend or label over a data point, at most 8 series a panel told apart by colour and marker;
+checked on every figure the workflow makes, drawn from the last default study's tables in docs/
+where it has them, and on small synthetic frames shaped like the study's tables; and what each
+figure draws (a line per search and evaluator, published levels, zero rates, the games behind
+each rate, normalised hypervolumes, one style per run), and on many series."""
 
 from __future__ import annotations
 
+import ast
 import io
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,6 +27,8 @@ from PIL import Image
 
 from g2048.report import figures
 from g2048.report.figures.labels import spread
+from g2048.report.figures.style import GREY
+from g2048.report.published import PUBLISHED
 from g2048.report.tables import REACH
 from g2048.study.config import validate_config
 from g2048.study.naming import OBJECTIVES
@@ -47,19 +52,18 @@ def reach_columns(rate: float, games: int) -> dict[str, float]:
 
 def bench_row(
     name: str,
-    algorithm: str,
+    agent: dict,
     evaluator: str,
     ms: float,
     score: float,
     games: int,
-    budget: float = 0.0,
     source: str = "source 004",
-    agent: str = "",
-) -> dict:
+) -> tuple[dict, dict]:
+    """A benchmark table's row and the config entry it comes from."""
     half = 2.0 * score / np.sqrt(games)
-    return {
+    row = {
         "name": name,
-        "agent": agent or algorithm,
+        "agent": agent["name"],
         "evaluator": evaluator,
         "source": source,
         "games": games,
@@ -67,44 +71,49 @@ def bench_row(
         "score_low": score - half,
         "score_high": score + half,
         "ms_per_move": ms,
-        "algorithm": algorithm,
-        "budget_ms": budget,
-        "timed": budget > 0,
-        "parallel": False,
+        "algorithm": agent["name"],
+        "budget_ms": agent.get("budget_ms", 0.0),
+        "timed": agent.get("budget_ms", 0.0) > 0,
+        "parallel": agent.get("parallel", False),
     } | reach_columns(min(score / 60000, 1.0), games)
+    return row, {"name": name, "agent": agent, "evaluator": evaluator}
 
 
-def benchmark_frame() -> pd.DataFrame:
-    """The default study's benchmark in shape: 40 rows of six families, a tight cluster of
-    1-ply rows at 0.001 ms and of tuned rows at 0.003 ms, time-budgeted rows of three
-    algorithms, a node-budgeted one, rows of 10 to 1000 games and rates of 0."""
+def bench_table(rows: list[tuple[dict, dict]]) -> tuple[pd.DataFrame, list[dict]]:
+    return pd.DataFrame([row for row, _ in rows]), [entry for _, entry in rows]
+
+
+def xm(depth: int | str, **kw: object) -> dict:
+    return {"name": "expectimax", "depth": depth} | kw
+
+
+GREEDY, MC = {"name": "greedy"}, {"name": "montecarlo"}
+
+
+def benchmark_frame() -> tuple[pd.DataFrame, list[dict]]:
+    """The default study's benchmark in shape, with its config entries: 45 rows of six
+    evaluators, a tight cluster of 1-ply rows at 0.001 ms and of tuned rows at 0.003 ms,
+    time-budgeted rows of three searches, node-budgeted ones, nneonneo's adaptive depth, rows
+    of 10 to 1000 games and rates of 0."""
     rows = [
-        bench_row("random", "random", "ovolve", 0.00072, 1100, 1000),
-        bench_row("greedy", "greedy", "ovolve", 0.00088, 3960, 1000),
-        bench_row("expectimax-d3", "expectimax", "ovolve", 0.0041, 24900, 1000),
-        bench_row("expectimax-d5", "expectimax", "ovolve", 0.051, 51200, 100),
-        bench_row("mc-100", "montecarlo", "ovolve", 0.70, 36700, 100),
-        bench_row("mc-1000", "montecarlo", "ovolve", 5.7, 51400, 50),
-        bench_row("hybrid-d3-r50", "hybrid", "ovolve", 3.9, 50200, 50),
-        bench_row("hybrid-d4-r100", "hybrid", "ovolve", 5.0, 38700, 50),
-        bench_row(
-            "expectimax-2k-nodes",
-            "expectimax",
-            "nneonneo",
-            0.02,
-            60000,
-            30,
-            agent="expectimax to d9 2000 nodes/move",
-            source="new",
-        ),
+        bench_row("random", {"name": "random"}, "ovolve", 0.00072, 1100, 1000),
+        bench_row("greedy", GREEDY, "ovolve", 0.00088, 3960, 1000),
+        bench_row("expectimax-d3", xm(3), "ovolve", 0.0041, 24900, 1000),
+        bench_row("expectimax-d5", xm(5, parallel=True), "ovolve", 0.051, 51200, 100),
+        bench_row("mc-100", MC | {"rollouts": 100}, "ovolve", 0.70, 36700, 100),
+        bench_row("mc-1000", MC | {"rollouts": 1000}, "ovolve", 5.7, 51400, 50),
+        bench_row("hybrid-d3-r50", {"name": "hybrid", "depth": 3}, "ovolve", 3.9, 50200, 50),
+        bench_row("hybrid-d4-r100", {"name": "hybrid", "depth": 4}, "ovolve", 5.0, 38700, 50),
+        bench_row("expectimax-2k-nodes", xm(9, budget_nodes=2000), "nneonneo", 0.02, 60000, 30),
+        bench_row("expectimax-20k-nodes", xm(9, budget_nodes=20000), "nneonneo", 0.2, 95000, 30),
+        bench_row("mc-2k-nodes", MC | {"budget_nodes": 2000}, "nneonneo", 2.1, 52000, 30),
+        bench_row("nneonneo-auto", xm("auto", cutoff=0.01), "nneonneo", 0.9, 110000, 30),
     ]
     for k, (ms, score) in enumerate(
         [(0.0345, 2820), (0.0449, 4510), (0.0794, 10300), (0.0052, 2710), (0.0758, 5470)]
     ):
         rows.append(
-            bench_row(
-                f"classic4-{k}", "expectimax", "classic4", ms, score, 100, source="source 001"
-            )
+            bench_row(f"classic4-{k}", xm(4), "classic4", ms, score, 100, source="source 001")
         )
     for k, (ms, score) in enumerate(
         [
@@ -116,45 +125,36 @@ def benchmark_frame() -> pd.DataFrame:
             (0.00092, 6250),
         ]
     ):
-        algorithm = "switching" if k == 1 else "greedy" if k == 5 else "expectimax"
-        rows.append(bench_row(f"tuned-{k}", algorithm, "cem8", ms, score, 300, source="source 003"))
+        agent = {"name": "switching"} if k == 1 else GREEDY if k == 5 else xm(2)
+        rows.append(bench_row(f"tuned-{k}", agent, "cem8", ms, score, 300, source="source 003"))
     for k, (ms, score) in enumerate(
         [(0.00243, 32400), (0.00156, 41900), (0.00171, 37500), (0.00228, 36700), (0.00091, 4640)]
     ):
+        agent = GREEDY if k == 4 else xm(3)
         rows.append(
-            bench_row(
-                f"nneonneo-{k}", "expectimax", "nneonneo", ms, score, 1000, source="new (tuned)"
-            )
+            bench_row(f"nneonneo-{k}", agent, "nneonneo", ms, score, 1000, source="new (tuned)")
         )
     rows += [
-        bench_row("ntuple-d1", "greedy", "ntuple", 0.0063, 31400, 1000, source="source 004 (TD)"),
-        bench_row(
-            "ntuple-d3", "expectimax", "ntuple", 0.0988, 54700, 300, source="source 004 (TD)"
-        ),
+        bench_row("ntuple-d1", GREEDY, "ntuple", 0.0063, 31400, 1000, source="source 004 (TD)"),
+        bench_row("ntuple-d3", xm(3), "ntuple", 0.0988, 54700, 300, source="source 004 (TD)"),
     ]
-    for k, (ms, score) in enumerate([(0.00115, 1380), (0.000904, 14300), (0.000907, 6370)]):
-        rows.append(bench_row(f"greedy-{k}", "greedy", "classic4", ms, score, 1000))
-    timed = {
-        "expectimax": [(0.033, 85400), (0.43, 106000), (3.6, 134000)],
-        "montecarlo": [(0.12, 26900), (1.08, 47800), (10.1, 64800)],
-        "hybrid": [(0.12, 19300), (0.76, 31900), (1.7, 49400)],
+    for k, (ms, score, evaluator) in enumerate(
+        [(0.00115, 1380, "classic4"), (0.000904, 14300, "nsga4"), (0.000907, 6370, "cem8")]
+    ):
+        rows.append(bench_row(f"greedy-{k}", GREEDY, evaluator, ms, score, 1000))
+    timed = {  # name: search, evaluator and (ms, score) at 0.1, 1 and 10 ms
+        "expectimax": ("expectimax", "nneonneo", [(0.033, 85400), (0.43, 106000), (3.6, 134000)]),
+        "ntuple": ("expectimax", "ntuple", [(0.094, 138000), (0.22, 145000), (2.8, 184000)]),
+        "mc": ("montecarlo", "nneonneo", [(0.12, 26900), (1.08, 47800), (10.1, 64800)]),
+        "hybrid": ("hybrid", "nneonneo", [(0.12, 19300), (0.76, 31900), (1.7, 49400)]),
     }
-    for algorithm, points in timed.items():
+    for name, (search, evaluator, points) in timed.items():
         for budget, (ms, score) in zip((0.1, 1.0, 10.0), points, strict=True):
-            rows.append(
-                bench_row(
-                    f"{algorithm}-{budget:g}ms",
-                    algorithm,
-                    "nneonneo",
-                    ms,
-                    score,
-                    30 if budget < 10 else 10,
-                    budget=budget,
-                )
-            )
-    frame = pd.DataFrame(rows)
-    frame.loc[frame["name"] == "expectimax-d5", "parallel"] = True  # searched on 2 threads
-    return frame
+            agent = {"name": search, "budget_ms": budget}
+            agent |= {} if search == "montecarlo" else {"depth": 27}
+            games = 30 if budget < 10 else 10
+            rows.append(bench_row(f"{name}-{budget:g}ms", agent, evaluator, ms, score, games))
+    return bench_table(rows)
 
 
 def transfer_frame(names: list[str], depths: tuple[int, ...] = (1, 2, 3)) -> pd.DataFrame:
@@ -245,6 +245,46 @@ def td_curves(seeds: int) -> dict[int, pd.DataFrame]:
         )
         for seed in range(1, seeds + 1)
     }
+
+
+# Frames from the last default study: docs/tables and config/config.yaml --------------------------
+
+
+def docs_table(name: str) -> pd.DataFrame:
+    """A table of the default study's run in docs/ (Markdown, numbers rounded)."""
+    lines = (ROOT / "docs" / "tables" / f"{name}.md").read_text().splitlines()
+    rows = [line.strip().strip("|") for line in lines if line.startswith("|")]
+    rows = [row for row in rows if not row.startswith(":")]  # the alignment row
+    return pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s*\|\s*", engine="python")
+
+
+def study_config() -> dict:
+    return validate_config(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()))
+
+
+def study_benchmark() -> tuple[pd.DataFrame, list[dict]]:
+    """The default study's benchmark rows in docs/ that its config still has, with their
+    entries."""
+    table = docs_table("benchmark")
+    entries = [e for e in study_config()["benchmark"]["entries"] if e["name"] in set(table.name)]
+    table = table[table["name"].isin({e["name"] for e in entries})].reset_index(drop=True)
+    return table, entries
+
+
+def study_validation() -> tuple[dict, pd.DataFrame]:
+    """The default study's validation table in docs/, with per-game scores of its means."""
+    table = docs_table("validation")
+    games = {
+        row.name: pd.DataFrame({"score": rng.gamma(4.0, row.score_mean / 4.0, int(row.games))})
+        for row in table.itertuples()
+    }
+    return games, table
+
+
+def study_transfer() -> tuple[pd.DataFrame, dict[str, str]]:
+    table = docs_table("transfer")
+    groups = figures.transfer_groups(study_config())
+    return table, {name: groups.get(name, "") for name in table["name"]}
 
 
 # Reading a rendered figure ----------------------------------------------------------------------
@@ -368,6 +408,16 @@ def series_styles(ax: plt.Axes) -> dict[str, set[tuple]]:
     return styles
 
 
+def line_height(fig: plt.Figure, size: float) -> float:
+    """The height in points of a line of text at `size` points as drawn in `fig`: what every
+    line of its text must reach at print size."""
+    probe = fig.text(0, 0, "lp", fontsize=size)
+    fig.canvas.draw()
+    height = probe.get_window_extent().height * 72 / fig.dpi
+    probe.remove()
+    return height
+
+
 def print_problems(fig: plt.Figure) -> list[str]:
     """Every way a figure falls short of the print standard (empty when it meets it)."""
     problems = []
@@ -376,9 +426,15 @@ def print_problems(fig: plt.Figure) -> list[str]:
         problems.append(f"width {width} in")
     drawn = render(fig)
     page = fig.bbox
+    least = line_height(fig, figures.MIN_PT)
     for text, box in drawn:
         if text.get_fontsize() < figures.MIN_PT:
             problems.append(f"{text.get_text()!r} at {text.get_fontsize()} pt")
+        across = 45 < text.get_rotation() % 180 < 135  # a vertical text's height is its width
+        lines = text.get_text().count("\n") + 1
+        height = (box.width if across else box.height) / lines * 72 / fig.dpi
+        if height < least - 0.05:
+            problems.append(f"{text.get_text()!r} {height:.2f} pt tall, under {least:.2f}")
         if (
             box.x0 < page.x0 - 1
             or box.x1 > page.x1 + 1
@@ -422,14 +478,23 @@ def print_problems(fig: plt.Figure) -> list[str]:
 
 
 BUILDERS: dict[str, Callable[[], plt.Figure]] = {
-    "cost_strength": lambda: figures.cost_strength(benchmark_frame()),
-    "benchmark_reach": lambda: figures.benchmark_reach(benchmark_frame()),
-    "validation_scores": lambda: figures.validation_scores(
+    "cost_strength": lambda: figures.cost_strength(*study_benchmark()),
+    "cost_strength_column": lambda: figures.cost_strength(
+        *study_benchmark(), width=figures.COLUMN, cpu="Intel(R) Xeon(R) Processor"
+    ),
+    "cost_strength_shaped": lambda: figures.cost_strength(*benchmark_frame()),
+    "cost_strength_column_shaped": lambda: figures.cost_strength(
+        *benchmark_frame(), width=figures.COLUMN
+    ),
+    "benchmark_reach": lambda: figures.benchmark_reach(study_benchmark()[0]),
+    "validation_scores": lambda: figures.validation_scores(*study_validation()),
+    "validation_scores_shaped": lambda: figures.validation_scores(
         *validation_frames(
             [f"{run}-s{s}" for run in ("nsga2", "cem", "td") for s in (1, 2)] + ["hand", "equal"]
         )
     ),
-    "depth_transfer": lambda: figures.depth_transfer(
+    "depth_transfer": lambda: figures.depth_transfer(*study_transfer()),
+    "depth_transfer_shaped": lambda: figures.depth_transfer(
         transfer_frame(["tuned-a", "tuned-b", "base-a", "base-b"]),
         {"tuned-a": "nsga4", "base-a": "nsga4", "tuned-b": "cem8", "base-b": "cem8"},
     ),
@@ -472,6 +537,33 @@ def test_the_checks_catch_what_the_reviewer_found() -> None:
         assert found in problems
 
 
+def paper_figures() -> list[str]:
+    """The figures the workflow makes (FIGURES in workflow/rules/common.smk, and the depth
+    transfer, made where the config asks for it)."""
+    text = (ROOT / "workflow" / "rules" / "common.smk").read_text()
+    listed = text[text.index("FIGURES = [") :].partition("]")[0] + "]"
+    return [*ast.literal_eval(listed.partition("=")[2]), "depth_transfer"]
+
+
+def test_every_paper_figure_is_checked_at_print_size_on_the_studys_data() -> None:
+    assert set(paper_figures()) <= set(BUILDERS)
+    assert "cost_strength_column" in paper_figures()
+    assert not {"td_learning_100k", "layers"} & set(paper_figures())
+
+
+def test_the_checks_catch_a_small_or_overlapping_label_in_a_paper_figure() -> None:
+    fig = BUILDERS["cost_strength_column"]()
+    first, second = fig.axes[0].texts[:2]
+    first.set_fontsize(6)
+    second.xy, second.xyann = first.xy, first.xyann  # one name on top of another
+    problems = " ".join(print_problems(fig))
+    assert f"{first.get_text()!r} at 6" in problems
+    assert f"{first.get_text()!r} " in problems and "pt tall, under" in problems
+    assert f"{first.get_text()!r} overlaps {second.get_text()!r}" in problems or (
+        f"{second.get_text()!r} overlaps {first.get_text()!r}" in problems
+    )
+
+
 def test_many_series_are_split_over_panels() -> None:
     """Eleven weight sets without groups: two panels of 6 and 5; 44 validated sets and 120
     (two columns of rows): no overlap anywhere."""
@@ -489,9 +581,14 @@ def test_many_series_are_split_over_panels() -> None:
 
 
 def test_cost_strength_names_every_point_once_beside_it() -> None:
-    table = benchmark_frame()
-    ax = figures.cost_strength(table).axes[0]
-    labels = {t.get_text().removesuffix(" (parallel)"): t for t in ax.texts}
+    table, entries = benchmark_frame()
+    ax = figures.cost_strength(table, entries).axes[0]
+    published = {p.label for p in PUBLISHED}
+    labels = {
+        t.get_text().removesuffix(" (parallel)"): t
+        for t in ax.texts
+        if t.get_text() not in published
+    }
     assert sorted(labels) == sorted(table["name"])
     assert labels["expectimax-d5"].get_text() == "expectimax-d5 (parallel)"
     render(ax.figure)
@@ -503,42 +600,107 @@ def test_cost_strength_names_every_point_once_beside_it() -> None:
         assert np.hypot(dx, dy) < 120 * figures.DPI / 72, row.name
 
 
-def test_cost_strength_has_a_line_per_family_along_its_best_rows() -> None:
-    table = benchmark_frame()
-    ax = figures.cost_strength(table).axes[0]
-    lines = {
-        line.get_gid().removeprefix("series:"): line
+def drawn_lines(ax: plt.Axes) -> dict[str, Line2D]:
+    """The cost figure's lines by their labels (`SearchLine.label`)."""
+    return {
+        line.get_gid().removeprefix("line:"): line
         for line in ax.get_lines()
-        if (line.get_gid() or "").startswith("series:") and line.get_linestyle() != "None"
+        if (line.get_gid() or "").startswith("line:")
     }
-    families = set(figures.FAMILIES) - {"random play"}  # one row: a point, no line
-    assert set(lines) == families
-    timed = lines["expectimax under a budget"]
-    np.testing.assert_array_equal(timed.get_xdata(), [0.02, 0.033, 0.43, 3.6])
-    fixed = lines["expectimax, fixed depth"]
-    assert list(fixed.get_ydata()) == sorted(fixed.get_ydata())  # the family's best, rising
-    assert len({line.get_linestyle() for line in lines.values()}) == 4  # solid, dashed, ...
-    labels = [t.get_text() for t in ax.figure.legends[0].get_texts()]
-    assert "a source document's configuration" in labels and "added by this study" in labels
 
 
-def test_cost_strength_marks_the_source_documents_rows_filled() -> None:
-    table = benchmark_frame()
-    ax = figures.cost_strength(table).axes[0]
+@pytest.mark.parametrize("width", [figures.PAGE, figures.COLUMN])
+def test_cost_strength_draws_a_line_per_search_and_evaluator(width: float) -> None:
+    table, entries = benchmark_frame()
+    fig = figures.cost_strength(table, entries, width=width)
+    assert fig.get_size_inches()[0] == width
+    lines = drawn_lines(fig.axes[0])
+    assert set(lines) == {
+        "ovolve, expectimax fixed depth",
+        "ovolve, Monte Carlo fixed rollouts",
+        "classic4, expectimax fixed depth",
+        "cem8, expectimax fixed depth",
+        "nneonneo, expectimax fixed depth",
+        "ntuple, expectimax fixed depth",
+        "nneonneo, expectimax under a budget",
+        "ntuple, expectimax under a budget",
+        "nneonneo, Monte Carlo under a budget",
+        "nneonneo, hybrid under a budget",
+    }  # one best row (random, switching, adaptive depth, ovolve's hybrid): a point, no line
+    budget = lines["nneonneo, expectimax under a budget"]  # node and time budgets alike
+    np.testing.assert_array_equal(budget.get_xdata(), [0.02, 0.033, 0.2, 0.43, 3.6])
+    fixed = lines["nneonneo, expectimax fixed depth"]
+    assert list(fixed.get_ydata()) == sorted(fixed.get_ydata())  # the line's best, rising
+    mc = lines["nneonneo, Monte Carlo under a budget"]
+    np.testing.assert_array_equal(mc.get_xdata(), [0.12, 1.08, 2.1, 10.1])
+    styles = {name: (line.get_color(), line.get_linestyle()) for name, line in lines.items()}
+    ovolve = styles["ovolve, Monte Carlo fixed rollouts"][0]
+    assert ovolve == styles["ovolve, expectimax fixed depth"][0]
+    assert len({style for _, style in styles.values()}) == 3  # expectimax, Monte Carlo, hybrid
+    assert len({color for color, _ in styles.values()}) == 5  # one colour per evaluator
+
+
+def test_cost_strength_fills_a_fixed_effort_opens_a_budget_and_halves_adaptive_depth() -> None:
+    table, entries = benchmark_frame()
+    ax = figures.cost_strength(table, entries).axes[0]
     faces = {}
     for line in ax.get_lines():
-        if (line.get_gid() or "").startswith("series:") and line.get_linestyle() == "None":
+        if (line.get_gid() or "").startswith("series:"):
             for x in line.get_xdata():
-                faces[float(x)] = to_hex(line.get_markerfacecolor())
-    for row in table.itertuples():
-        filled = faces[row.ms_per_move] != "#ffffff"
-        assert filled == figures.from_source_document(row.source), row.name
+                faces[float(x)] = (to_hex(line.get_markerfacecolor()), line.get_fillstyle())
+    for row, entry in zip(table.itertuples(), entries, strict=True):
+        face, fill = faces[row.ms_per_move]
+        agent = entry["agent"]
+        if agent.get("budget_ms") or agent.get("budget_nodes"):
+            assert face == "#ffffff", row.name
+        elif agent.get("depth") == "auto":
+            assert fill == "left", row.name
+        else:
+            assert face != "#ffffff" and fill == "full", row.name
+
+
+def test_cost_strength_draws_the_published_results_as_labelled_levels() -> None:
+    fig = figures.cost_strength(*benchmark_frame(), width=figures.COLUMN)
+    ax = fig.axes[0]
+    texts = {t.get_text(): t for t in ax.texts}
+    levels = [line for line in ax.get_lines() if not line.get_gid() and line.get_color() == GREY]
+    assert sorted(line.get_ydata()[0] for line in levels) == sorted(p.score for p in PUBLISHED)
+    for p in PUBLISHED:
+        assert texts[p.label].xy[1] == p.score
+    assert "TDL2048+ 6 plies" in texts and "nneonneo auto depth, median" in texts
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "published, not measured" in legend
+    assert ax.get_ylim()[1] > max(p.score for p in PUBLISHED)
+
+
+def test_published_results_cite_their_source() -> None:
+    assert [(p.program, p.setting, p.score) for p in PUBLISHED] == [
+        ("TDL2048+", "1 ply", 412_785),
+        ("TDL2048+", "3 plies", 563_316),
+        ("TDL2048+", "6 plies", 625_377),
+        ("nneonneo", "auto depth", 387_222),
+    ]
+    assert all("2021" in p.citation for p in PUBLISHED[:3])
+    assert PUBLISHED[3].statistic == "median"
+
+
+def test_cost_strength_names_the_cpu_that_measured_the_time() -> None:
+    provenance = {
+        "environments": [
+            {"environment": {"cpu": "AMD EPYC"}, "jobs": ["results/benchmark/a/shard0.csv"]},
+            {"environment": {"cpu": "Other"}, "jobs": ["results/tune/nsga2/seed1.json"]},
+        ]
+    }
+    cpu = figures.measured_on(provenance)
+    assert cpu == "AMD EPYC"
+    ax = figures.cost_strength(*benchmark_frame(), cpu=cpu).axes[0]
+    assert "measured on AMD EPYC" in ax.get_xlabel()
 
 
 def test_score_intervals_stop_at_the_axes() -> None:
-    table = benchmark_frame()
+    table, entries = benchmark_frame()
     table.loc[0, "score_low"] = -5000.0  # a t interval of a few games below zero
-    ax = figures.cost_strength(table).axes[0]
+    ax = figures.cost_strength(table, entries).axes[0]
     bottom = ax.get_ylim()[0]
     segments = [
         s for c in ax.collections if isinstance(c, LineCollection) for s in c.get_segments()
@@ -546,22 +708,27 @@ def test_score_intervals_stop_at_the_axes() -> None:
     assert min(seg[:, 1].min() for seg in segments) >= bottom > 0
 
 
-def test_families_and_frontier() -> None:
-    kinds = {row.name: figures.family(row) for row in benchmark_frame().itertuples()}
-    assert kinds["expectimax-2k-nodes"] == kinds["expectimax-1ms"] == "expectimax under a budget"
-    assert kinds["random"] == "random play" and kinds["ntuple-d1"] == "network + search"
-    assert kinds["greedy"] == kinds["tuned-1"] == "expectimax, fixed depth"  # 1 ply, switching
-    assert kinds["montecarlo-1ms"] == "Monte Carlo" and kinds["hybrid-d3-r50"] == "hybrid"
+def test_line_of_reads_the_agent_settings_not_the_name() -> None:
+    lines = {e["name"]: figures.line_of(e["agent"], e["evaluator"]) for e in benchmark_frame()[1]}
+    assert lines["expectimax-2k-nodes"] == lines["expectimax-1ms"]  # node or time
+    assert lines["nneonneo-4"] == lines["nneonneo-0"]  # greedy is expectimax's 1 ply
+    assert lines["greedy"] != lines["nneonneo-4"]  # another evaluator
+    assert lines["mc-100"].mode == "fixed" and lines["mc-2k-nodes"].mode == "budget"
+    assert lines["mc-100"] != lines["mc-1ms"]
+    assert lines["nneonneo-auto"].mode == "adaptive"
+    assert lines["tuned-1"].search == "switching"
+    assert lines["random"] == figures.SearchLine("random", "fixed", "")
+    assert lines["random"].label == "random play"
     cost = np.array([3.0, 1.0, 2.0, 2.0, 4.0])
     score = np.array([5.0, 2.0, 1.0, 3.0, 4.0])
     assert list(figures.frontier(cost, score)) == [1, 3, 0]
 
 
 def test_reach_rates_of_zero_are_drawn_with_their_games() -> None:
-    table = pd.DataFrame(
+    table, _ = bench_table(
         [
-            bench_row("a", "greedy", "ovolve", 0.001, 0.0, 100),
-            bench_row("b", "greedy", "ovolve", 0.001, 0.0, 1000),
+            bench_row("a", GREEDY, "ovolve", 0.001, 0.0, 100),
+            bench_row("b", GREEDY, "ovolve", 0.001, 0.0, 1000),
         ]
     )
     fig = figures.benchmark_reach(table)
@@ -675,7 +842,8 @@ def test_save_writes_print_sized_png_and_pdf(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("figure", "words"),
     [
-        ("cost_strength", ("95%", "interval", "filled", "open", "line", "family")),
+        ("cost_strength", ("95%", "interval", "filled", "open", "line", "published")),
+        ("cost_strength_column", ("95%", "interval", "filled", "open", "published")),
         ("benchmark_reach", ("95%", "Wilson", "games", "0")),
         ("validation_scores", ("quartiles", "median", "mean", "1.5", "Wilson", "games")),
         ("depth_transfer", ("95%", "interval", "panel", "end")),

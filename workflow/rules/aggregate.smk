@@ -311,6 +311,7 @@ rule figure_results:
             "results/validate/{candidate}.csv", candidate=CANDIDATES
         ),
         benchmark="results/tables/benchmark.csv",
+        provenance="results/provenance/summary.json",
     output:
         report(
             multiext("results/figures/validation_scores", ".png", ".pdf"),
@@ -327,6 +328,11 @@ rule figure_results:
             caption="../report/cost_strength.rst",
             category="Benchmark",
         ),
+        report(
+            multiext("results/figures/cost_strength_column", ".png", ".pdf"),
+            caption="../report/cost_strength_column.rst",
+            category="Benchmark",
+        ),
     log:
         "logs/aggregate/figure_results.log",
     benchmark:
@@ -338,6 +344,7 @@ rule figure_results:
     params:
         candidates=CANDIDATES,
         games=config["validate"]["games"],
+        entries=config["benchmark"]["entries"],
         study_seed=config["study_seed"],
         code=CODE,
     script:

@@ -203,4 +203,5 @@ FIGURES = [
     "validation_scores",
     "benchmark_reach",
     "cost_strength",
+    "cost_strength_column",
 ]

@@ -1,9 +1,11 @@
-"""Snakemake adapter: validation scores, benchmark reach rates and cost against strength."""
+"""Snakemake adapter: validation scores, benchmark reach rates and cost against strength (page
+wide and one column wide)."""
 
 import pandas as pd
 
 from g2048.report import figures
 from g2048.study.progress import script_log
+from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 
 sm = snakemake  # noqa: F821
@@ -16,4 +18,7 @@ games = {
 figures.save(figures.validation_scores(games, validation), sm.output[0].removesuffix(".png"))
 benchmark = pd.read_csv(sm.input.benchmark)
 figures.save(figures.benchmark_reach(benchmark), sm.output[2].removesuffix(".png"))
-figures.save(figures.cost_strength(benchmark), sm.output[4].removesuffix(".png"))
+cpu = figures.measured_on(read_json(sm.input.provenance))
+for width, output in ((figures.PAGE, sm.output[4]), (figures.COLUMN, sm.output[6])):
+    fig = figures.cost_strength(benchmark, sm.params.entries, width=width, cpu=cpu)
+    figures.save(fig, output.removesuffix(".png"))

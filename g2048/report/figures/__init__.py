@@ -11,12 +11,12 @@ What each marker, line, band and error bar means is said in the figure's caption
 (`workflow/report/<figure>.rst`). The figures: `benchmark`, `validation` and `tuning`."""
 
 from g2048.report.figures.benchmark import (
-    FAMILIES,
+    SearchLine,
     benchmark_reach,
     cost_strength,
-    family,
-    from_source_document,
     frontier,
+    line_of,
+    measured_on,
 )
 from g2048.report.figures.style import COLUMN, DPI, MAX_SERIES, MIN_PT, PAGE, PALETTE, save
 from g2048.report.figures.tuning import (
@@ -33,19 +33,19 @@ from g2048.report.figures.validation import depth_transfer, transfer_groups, val
 __all__ = [
     "COLUMN",
     "DPI",
-    "FAMILIES",
     "MAX_SERIES",
     "MIN_PT",
     "PAGE",
     "PALETTE",
+    "SearchLine",
     "benchmark_reach",
     "cost_strength",
     "depth_transfer",
-    "family",
     "fitness_label",
-    "from_source_document",
     "frontier",
     "hypervolume",
+    "line_of",
+    "measured_on",
     "pareto_fronts",
     "save",
     "step_size",

@@ -1,72 +1,92 @@
-"""The benchmark's figures: strength against cost, a line per family of agents
-(`cost_strength`), and the share of games reaching each tile, a row per entry
-(`benchmark_reach`)."""
+"""The benchmark's figures: strength against cost, a line per search and evaluator beside the
+published state of the art (`cost_strength`), and the share of games reaching each tile, a row
+per entry (`benchmark_reach`)."""
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from g2048.agents import AGENTS, HYBRID, MONTECARLO, RANDOM
-from g2048.report.figures.labels import label_points
+from g2048.agents import AGENTS, AUTO, EXPECTIMAX, GREEDY, MONTECARLO, RANDOM, AgentConfig
+from g2048.evaluators import EVALUATOR_NAMES
+from g2048.report.figures.labels import LEVEL_DASHES, label_levels, label_points
 from g2048.report.figures.rows import reach_rows, row_blocks, row_figure, rows_axis
 from g2048.report.figures.style import (
+    GREY,
     PAGE,
+    Style,
     legend_above,
-    legend_handle,
     log_scores,
     marker_handle,
     new_figure,
     score_bars,
     series_style,
-    tag_series,
 )
+from g2048.report.published import PUBLISHED
 from g2048.report.tables import REACH
-from g2048.study.naming import NETWORK_EVALUATOR
 
-FAMILIES = (
-    "expectimax, fixed depth",
-    "expectimax under a budget",
-    "Monte Carlo",
-    "hybrid",
-    "network + search",
-    "random play",
-)
-_SOURCE_DOCUMENT = re.compile(r"(seed|source) \d{3}\b")
-
-
-def family(row: pd.Series | object) -> str:
-    """The family of a benchmark row for the cost figure: rows playing the trained network
-    (any search), random play, Monte Carlo, hybrid, expectimax deepening under a time or node
-    budget, else expectimax to a fixed depth (greedy is its 1 ply, switching its weights
-    switched per move)."""
-    if getattr(row, "evaluator", "") == NETWORK_EVALUATOR:
-        return FAMILIES[4]
-    algorithm = getattr(row, "algorithm", "")
-    if algorithm == AGENTS[RANDOM]:
-        return FAMILIES[5]
-    if algorithm == AGENTS[MONTECARLO]:
-        return FAMILIES[2]
-    if algorithm == AGENTS[HYBRID]:
-        return FAMILIES[3]
-    if getattr(row, "budget_ms", 0) > 0 or "nodes/move" in str(getattr(row, "agent", "")):
-        return FAMILIES[1]
-    return FAMILIES[0]
+FIXED, BUDGET, ADAPTIVE = "fixed", "budget", "adaptive"  # how a search's effort is set
+_SEARCH_NAMES = {"montecarlo": "Monte Carlo", "random": "random play"}
+_LINESTYLES = {"expectimax": "-", "montecarlo": "--", "hybrid": "-.", "switching": ":"}
+_FILLS: dict[str, dict[str, object]] = {
+    FIXED: {},
+    BUDGET: {"markerfacecolor": "white"},
+    ADAPTIVE: {"fillstyle": "left", "markerfacecoloralt": "white"},
+}
+_FILL_NAMES = {
+    FIXED: "filled: fixed depth or rollouts",
+    BUDGET: "open: time or node budget",
+    ADAPTIVE: "half: adaptive depth",
+}
 
 
-def from_source_document(source: object) -> bool:
-    """Whether a benchmark row's source is one of the study's source documents (the seeds,
-    'source 000' ... 'source 004'), rather than a row this study added."""
-    return bool(_SOURCE_DOCUMENT.match(str(source)))
+@dataclass(frozen=True)
+class SearchLine:
+    """A line of the cost figure: the search (the agent; greedy is expectimax's 1 ply), how its
+    effort is set (a fixed depth or number of rollouts, a time or node budget, the adaptive
+    depth) and the evaluator it searches with ("" for random play, which has none). Rows of
+    one line differ only in depth, rollouts, budget or weights."""
+
+    search: str
+    mode: str
+    evaluator: str
+
+    @property
+    def label(self) -> str:
+        """E.g. 'nneonneo, expectimax under a budget', 'ovolve, Monte Carlo fixed rollouts'."""
+        search = _SEARCH_NAMES.get(self.search, self.search)
+        if not self.evaluator:
+            return search
+        effort = {FIXED: "fixed depth", BUDGET: "under a budget", ADAPTIVE: "adaptive depth"}
+        fixed = self.search == AGENTS[MONTECARLO] and self.mode == FIXED
+        return f"{self.evaluator}, {search} {'fixed rollouts' if fixed else effort[self.mode]}"
+
+    @property
+    def style(self) -> Style:
+        """Colour and marker of its evaluator (random play its own), its search's line style."""
+        k = EVALUATOR_NAMES.index(self.evaluator) if self.evaluator else len(EVALUATOR_NAMES)
+        st = series_style(k)
+        return Style(st.color, st.marker, _LINESTYLES.get(self.search, "none"))
+
+
+def line_of(agent: dict, evaluator: str) -> SearchLine:
+    """The line of a benchmark entry, from its agent's settings and its evaluator."""
+    a = AgentConfig(**agent)
+    if a.name == AGENTS[RANDOM]:
+        return SearchLine(a.name, FIXED, "")
+    search = AGENTS[EXPECTIMAX] if a.name == AGENTS[GREEDY] else a.name
+    mode = BUDGET if a.budgeted else ADAPTIVE if a.searches and a.depth == AUTO else FIXED
+    return SearchLine(search, mode, evaluator)
 
 
 def frontier(cost: np.ndarray, score: np.ndarray) -> np.ndarray:
     """Indices of the rows that no cheaper (or equally cheap) row outscores, by cost: a
-    family's best score for its time."""
+    line's best score for its time."""
     order = np.lexsort((-np.asarray(score), np.asarray(cost)))
     best, keep = -np.inf, []
     for i in order:
@@ -76,66 +96,81 @@ def frontier(cost: np.ndarray, score: np.ndarray) -> np.ndarray:
     return np.array(keep, dtype=int)
 
 
-def cost_strength(table: pd.DataFrame) -> Figure:
+def measured_on(provenance: dict) -> str:
+    """The CPU model (or models, joined by 'and') that played the benchmark's games, from a
+    run's provenance summary (`g2048.study.provenance.summarise`)."""
+    cpus = {
+        group["environment"]["cpu"]
+        for group in provenance["environments"]
+        if any(job.startswith("results/benchmark/") for job in group["jobs"])
+    }
+    return " and ".join(sorted(cpus))
+
+
+def _legend(lines: list[SearchLine]) -> list[Line2D]:
+    """Legend entries: each evaluator (colour and marker) and random play, each search (line
+    style), each way effort is set (fill), and the published levels."""
+    handles = []
+    ordered = sorted(lines, key=lambda line: not line.evaluator)  # random play last
+    for line in {line.evaluator or line.search: line for line in ordered}.values():
+        st = line.style
+        name = line.label if not line.evaluator else line.evaluator
+        handles.append(marker_handle(name, marker=st.marker, color=st.color, markersize=4))
+    for search in dict.fromkeys(line.search for line in lines if line.search in _LINESTYLES):
+        name = _SEARCH_NAMES.get(search, search)  # greedy, expectimax's 1 ply, among them
+        style = _LINESTYLES[search]
+        handles.append(Line2D([], [], color="black", linestyle=style, label=name, lw=1.0))
+    for mode in dict.fromkeys(line.mode for line in lines if line.evaluator):
+        handles.append(
+            marker_handle(
+                _FILL_NAMES[mode], marker="o", color="black", markersize=4, **_FILLS[mode]
+            )
+        )
+    handles.append(
+        Line2D([], [], color=GREY, lw=0.7, linestyle=LEVEL_DASHES, label="published, not measured")
+    )
+    return handles
+
+
+def cost_strength(
+    table: pd.DataFrame, entries: list[dict], width: float = PAGE, cpu: str = ""
+) -> Figure:
     """The study's key figure, strength against cost: mean score (95% t interval, log scale)
-    against the measured milliseconds per move (log scale), a colour, marker and line per
-    family (`family`); each family's line joins the rows that no cheaper row of the family
-    outscores. Filled markers: the source documents' own configurations; open: rows this
-    study added. Every point is named."""
-    fig = new_figure(PAGE, 5.2)
+    against the measured milliseconds per move (log scale), one line per search and evaluator
+    (`line_of`; the evaluator's colour and marker, the search's line style, filled for a fixed
+    effort, open under a budget), joining the line's rows that no cheaper row of it outscores;
+    the published state of the art (`PUBLISHED`) as grey dashed levels named at the left.
+    Page wide every point is named; narrower (one column) the legend alone tells them apart."""
+    by_name = {e["name"]: e for e in entries}
+    lines = [line_of(by_name[n]["agent"], by_name[n]["evaluator"]) for n in table["name"]]
+    column = width < PAGE
+    fig = new_figure(width, 4.8 if column else 5.8)
     ax = fig.subplots()
-    fams = np.array([family(row) for row in table.itertuples()])
-    own = np.array([from_source_document(s) for s in table.get("source", [""] * len(table))])
-    marked = 0 < own.sum() < len(own)  # open markers only beside filled ones
-    own |= not marked
     ms = table["ms_per_move"].to_numpy(float)
     mean = table["score_mean"].to_numpy(float)
     bottom = max(float(np.min(mean)) / 2.5, 1.0)
-    top = float(np.max(table["score_high"])) * 1.5
-    handles = []
-    for k, name in enumerate(f for f in FAMILIES if f in set(fams)):
-        st = series_style(k)
-        rows = np.flatnonzero(fams == name)
-        line_rows = rows[frontier(ms[rows], mean[rows])]
-        if len(line_rows) > 1:
-            (line,) = ax.plot(
-                ms[line_rows],
-                mean[line_rows],
-                color=st.color,
-                linestyle=st.linestyle,
-                lw=1.0,
-                zorder=2,
+    top = max(float(np.max(table["score_high"])), *(p.score for p in PUBLISHED)) * 1.3
+    for line in dict.fromkeys(lines):
+        st = line.style
+        rows = np.flatnonzero([other == line for other in lines])
+        on = rows[frontier(ms[rows], mean[rows])]
+        if len(on) > 1:
+            (drawn,) = ax.plot(
+                ms[on], mean[on], color=st.color, linestyle=st.linestyle, lw=1.0, zorder=2
             )
-            tag_series(line, name)
-        for filled in (True, False):
-            part = table.iloc[rows[own[rows] == filled]]
-            if not part.empty:
-                score_bars(
-                    ax,
-                    part.ms_per_move,
-                    part,
-                    bottom,
-                    st,
-                    name,
-                    markersize=4,
-                    markerfacecolor=st.color if filled else "white",
-                    zorder=3,
-                )
-        linestyle = st.linestyle if len(line_rows) > 1 else "none"
-        handles.append(legend_handle(st, name, markersize=4, linestyle=linestyle))
-    if marked:
-        handles += [
-            marker_handle(
-                "a source document's configuration", marker="o", color="black", markersize=4
-            ),
-            marker_handle(
-                "added by this study",
-                marker="o",
-                color="black",
-                markerfacecolor="white",
-                markersize=4,
-            ),
-        ]
+            drawn.set_gid(f"line:{line.label}")
+        part = table.iloc[rows]
+        score_bars(
+            ax,
+            part.ms_per_move,
+            part,
+            bottom,
+            st,
+            line.evaluator or line.search,
+            markersize=4,
+            zorder=3,
+            **_FILLS[line.mode],
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(float(np.min(ms)) / 4, float(np.max(ms)) * 4)
@@ -143,14 +178,20 @@ def cost_strength(table: pd.DataFrame) -> Figure:
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     log_scores(ax.yaxis)
-    ax.set_xlabel("milliseconds per move, measured (log scale)")
+    where = f"measured on {cpu or 'this machine'}"
+    joint = "\n" if column else ", "
+    ax.set_xlabel(f"milliseconds per move (log scale){joint}{where}")
     ax.set_ylabel("mean score (95% interval, log scale)")
     ax.grid(which="major", linewidth=0.4, color="0.88")
     ax.set_axisbelow(True)
-    legend_above(fig, handles, ncols=4)
-    parallel = [str(v).lower() == "true" for v in table.get("parallel", [False] * len(table))]
-    names = [f"{n} (parallel)" if p else n for n, p in zip(table["name"], parallel, strict=True)]
-    label_points(ax, np.column_stack([ms, mean]), names)
+    legend_above(fig, _legend(lines), ncols=2 if column else 4)
+    label_levels(ax, [p.score for p in PUBLISHED], [p.label for p in PUBLISHED], GREY)
+    if not column:
+        parallel = [str(v).lower() == "true" for v in table.get("parallel", [False] * len(ms))]
+        names = [
+            f"{n} (parallel)" if p else n for n, p in zip(table["name"], parallel, strict=True)
+        ]
+        label_points(ax, np.column_stack([ms, mean]), names)
     return fig
 
 

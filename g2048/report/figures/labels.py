@@ -1,6 +1,7 @@
 """Labels that name what a figure draws without covering it: beside points (`label_points`,
-searched outwards for room, with a leader line where a label had to move) and at the right ends
-of lines (`label_line_ends`, moved apart as little as keeps them from overlapping: `spread`)."""
+searched outwards for room, with a leader line where a label had to move), at the right ends
+of lines (`label_line_ends`) and at the left of reference levels (`label_levels`), both moved
+apart as little as keeps them from overlapping (`spread`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.figure import Figure
-from matplotlib.text import Annotation
+from matplotlib.text import Annotation, Text
 from matplotlib.transforms import Bbox
 
 from g2048.report.figures.style import GREY, MIN_PT, text_color
@@ -21,6 +22,7 @@ _CAPS = ("_", "|", 0, 1, 2, 3)  # error bar caps (and tick-like markers): not da
 _DIRECTIONS = np.radians([0, 180, 25, -25, 155, -155, 90, -90, 50, -50, 130, -130])
 _RADII = (2.5, 5, 8, 12, 17, 24, 32, 42, 55, 70, 90, 115)  # points
 _LEADER = {"arrowstyle": "-", "color": GREY, "lw": 0.5, "shrinkA": 0, "shrinkB": 2.5}
+LEVEL_DASHES = (0, (7, 3))  # reference levels: long thin dashes, unlike any series' line style
 
 
 def _px(fig: Figure, points: float) -> float:
@@ -206,12 +208,13 @@ def label_points(
     ax: Axes, xy: np.ndarray, texts: Sequence[str], fontsize: float = MIN_PT
 ) -> list[Annotation]:
     """Name each point (x, y) of `ax` (data coordinates) by a label beside it: the nearest
-    position, searched outwards in all directions, where the label overlaps no other label,
-    marker, line or error bar of the axes and stays inside it; a label that had to move more
-    than a few points away gets a thin leader line to its point, which passes by no other
-    point, label or leader. The most crowded points are labelled first; labels that find no
-    room go first in the next round. Call it after everything else is drawn on the figure (the
-    layout is computed first, so that the positions are final)."""
+    position, searched outwards in all directions, where the label overlaps no other label
+    (nor a text already in the axes), marker, line or error bar of the axes and stays inside
+    it; a label that had to move more than a few points away gets a thin leader line to its
+    point, which passes by no other point, label or leader. The most crowded points are
+    labelled first; labels that find no room go first in the next round. Call it after
+    everything else is drawn on the figure (the layout is computed first, so that the
+    positions are final)."""
     fig = ax.figure
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
@@ -232,8 +235,11 @@ def label_points(
     crowd = [int((np.hypot(*(pts - p).T) < _px(fig, 40)).sum()) for p in pts]
     order = sorted(range(len(texts)), key=lambda i: (-crowd[i], i))
 
+    drawn = [Text.get_window_extent(t, renderer) for t in ax.texts if t.get_visible()]
+    taken = np.array([[b.x0, b.y0, b.x1, b.y1] for b in drawn]).reshape(-1, 4)
+
     def place(order: list[int], anywhere: bool) -> tuple[dict[int, tuple], list[int]]:
-        placer = _Placer(fig, inner, obstacles, radii, np.zeros((0, 4)), [])
+        placer = _Placer(fig, inner, obstacles, radii, taken, [])
         chosen, failed = {}, []
         for i in order:
             found = placer.find(labels[i], anywhere)
@@ -329,3 +335,41 @@ def label_line_ends(
                 arrowprops=_LEADER if abs(dy) > 2 else None,
             )
             label.set_in_layout(False)
+
+
+def label_levels(ax: Axes, levels: Sequence[float], texts: Sequence[str], color: str) -> None:
+    """Reference levels across `ax` (y in data coordinates), each a thin dashed line in `color`
+    named at the left inside the axes: the names right-aligned in one column, moved up or down
+    as little as keeps them apart, with a leader line where one moved; the lines start right
+    of the names. Call after the figure's legends and axis labels (the layout is final)."""
+    fig = ax.figure
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    boxes = [_text_box(ax, text, renderer) for text in texts]
+    height = max(box.height for box in boxes)
+    frame = ax.get_window_extent(renderer)
+    ys = ax.get_yaxis_transform().transform([(0.0, y) for y in levels])[:, 1]
+    targets = spread(ys, height + _px(fig, 0.6), frame.y0 + height / 2, frame.y1 - height / 2)
+    start = (max(box.width for box in boxes) + _px(fig, 11)) / frame.width
+    for y, p, target, text in zip(levels, ys, targets, texts, strict=True):
+        ax.plot(
+            [start, 1.0],
+            [y, y],
+            color=color,
+            lw=0.7,
+            linestyle=LEVEL_DASHES,
+            transform=ax.get_yaxis_transform(),
+        )
+        dy = (target - p) * 72 / fig.dpi
+        label = ax.annotate(
+            text,
+            xy=(start, y),
+            xycoords=ax.get_yaxis_transform(),
+            xytext=(-8.0, dy),
+            textcoords="offset points",
+            ha="right",
+            va="center",
+            color=color,
+            arrowprops=_LEADER | {"relpos": (1.0, 0.5)} if abs(dy) > 2 else None,
+        )
+        label.set_in_layout(False)

@@ -154,18 +154,24 @@ def thousands(value: float, _pos: object = None) -> str:
     return f"{value / 1000:g}k" if abs(value) >= 1000 else f"{value:g}"
 
 
+LOG_STEPS = ((1.0,), (1.0, 3.0), (1.0, 2.0, 5.0), tuple(float(m) for m in range(1, 10)))
+
+
 def log_ticks(
     axis: Axis,
     low: float,
     high: float,
     format: Callable[[float, object], str] = lambda v, _: f"{v:g}",
+    sparsest: int = 2,
+    least: int = 3,
 ) -> None:
-    """Ticks of a log axis spanning [low, high]: at 1, 2 and 5 times the powers of ten, or at
-    every multiple of them when that leaves fewer than three; unlabelled minor ticks."""
-    subs: tuple[float, ...] = (1.0, 2.0, 5.0)
+    """Ticks of a log axis spanning [low, high]: at 1, 2 and 5 times the powers of ten (or
+    the `sparsest` steps of LOG_STEPS, where 0 is the powers alone), at the next denser steps
+    while that leaves fewer than `least`; unlabelled minor ticks."""
     decades = range(int(np.floor(np.log10(low))) - 1, int(np.ceil(np.log10(high))) + 1)
-    if sum(low <= m * 10.0**d <= high for d in decades for m in subs) < 3:
-        subs = tuple(float(m) for m in range(1, 10))
+    for subs in LOG_STEPS[sparsest:]:
+        if sum(low <= m * 10.0**d <= high for d in decades for m in subs) >= least:
+            break
     axis.set_major_locator(LogLocator(subs=subs))
     axis.set_major_formatter(FuncFormatter(format))
     axis.set_minor_formatter(NullFormatter())

@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from g2048.report.figures.labels import label_line_ends
 from g2048.report.figures.rows import reach_rows, row_blocks, row_figure, rows_axis, shade_rows
@@ -19,6 +18,7 @@ from g2048.report.figures.style import (
     PALETTE,
     legend_above,
     log_scores,
+    log_ticks,
     marker_handle,
     panel_grid,
     panels_by,
@@ -42,16 +42,19 @@ def _run_of(name: str) -> str:
 
 def validation_scores(games: dict[str, pd.DataFrame], table: pd.DataFrame) -> Figure:
     """Every validated weight set, one row each (the seeds of a tuning run on one shade):
-    its score distribution as a box plot (quartiles, median line, mean diamond, whiskers to
-    the last game within 1.5 interquartile ranges, dots beyond), and a panel per tile with the
-    share of games reaching it (95% Wilson interval; games per row at the right). Beyond
-    MAX_ROWS sets the rows continue in further columns, each with one panel of all tiles."""
+    its score distribution on a log axis (heuristics and networks differ tenfold) as a box
+    plot (quartiles, median line, mean diamond, whiskers to the last game within 1.5
+    interquartile ranges, dots beyond), and a panel per tile with the share of games reaching
+    it (95% Wilson interval; games per row at the right). Beyond MAX_ROWS sets the rows
+    continue in further columns, each with one panel of all tiles."""
     names = list(games)
     table = table.set_index("name").loc[names].reset_index()
     one = len(row_blocks(len(names))) == 1
     ratios = [2.6] + [0.85] * len(REACH) if one else [1.3, 1.0]
     fig, panels, blocks = row_figure(len(names), ratios, extra=1.05)
-    top = 1.04 * max((float(games[n]["score"].max()) for n in names), default=1.0)
+    scores = [games[n]["score"].to_numpy(float) for n in names]
+    top = 1.3 * max((float(v.max()) for v in scores), default=1.0)
+    low = max(min((float(v.min()) for v in scores), default=1.0), 1.0) / 1.3
     runs = [_run_of(n) for n in names]
     group = np.cumsum([i > 0 and runs[i] != runs[i - 1] for i in range(len(runs))])
     for axes, rows in zip(panels, blocks, strict=True):
@@ -60,7 +63,7 @@ def validation_scores(games: dict[str, pd.DataFrame], table: pd.DataFrame) -> Fi
         y = rows_axis(axes[0], part)
         shade_rows(axes[0], y, shade)
         box = axes[0].boxplot(
-            [games[n]["score"].to_numpy() for n in part],
+            [scores[i] for i in rows],
             positions=y,
             orientation="horizontal",
             widths=0.62,
@@ -87,10 +90,13 @@ def validation_scores(games: dict[str, pd.DataFrame], table: pd.DataFrame) -> Fi
         )
         for artist in box["boxes"]:
             tag_series(artist, "score")
-        axes[0].xaxis.set_major_locator(MaxNLocator(nbins=5 if one else 3))
-        axes[0].xaxis.set_major_formatter(FuncFormatter(thousands))
-        axes[0].set_xlim(0, top)  # alike in every column of rows
-        axes[0].set_xlabel("final score")
+        axes[0].set_xscale("log")  # heuristics near 10k and networks near 100k, both apart
+        axes[0].set_xlim(low, top)  # alike in every column of rows
+        if one:
+            log_ticks(axes[0].xaxis, low, top, thousands, sparsest=1)
+        else:  # a narrow panel: powers of ten
+            log_ticks(axes[0].xaxis, low, top, thousands, sparsest=0, least=2)
+        axes[0].set_xlabel("final score (log scale)" if one else "score (log)")
         axes[0].set_title("score per game")
         axes[0].grid(axis="x", linewidth=0.4, color="0.8")
         axes[0].set_axisbelow(True)
