@@ -38,8 +38,10 @@ def check_bounds(
 
 
 class BestSoFar:
-    """What the single-objective tuners (CEM, CMA-ES) share: the sense of their one objective
-    and the best candidate ever told, with its value (NaN before the first step)."""
+    """What the single-objective tuners (CEM, CMA-ES, random search) share: the sense of their
+    one objective and the best candidate ever told, with its value (NaN before the first
+    step); that candidate is the incumbent unless the tuner says otherwise (CEM and CMA-ES:
+    their distribution's mean)."""
 
     step_name = "iteration"
 
@@ -55,3 +57,8 @@ class BestSoFar:
         if not self.sign * f[order[0]] >= self.sign * self.best_f:  # also true while NaN
             self.best_x, self.best_f = X[order[0]], float(f[order[0]])
         return f, order
+
+    def incumbent(self) -> np.ndarray:
+        """The point the tuner would return if stopped now: the best candidate told so far
+        (by its own, noisy, values)."""
+        return np.array(self.best_x, dtype=float)

@@ -117,6 +117,10 @@ class CEM(BestSoFar):
             **{f"std_{k}": v for k, v in enumerate(self.std)},
         }
 
+    def incumbent(self) -> np.ndarray:
+        """The distribution's mean: what the method returns (not its best sample)."""
+        return self.mean.copy()
+
     def result(self, history: pd.DataFrame) -> CEMResult:
         return CEMResult(
             mean=self.mean.copy(),

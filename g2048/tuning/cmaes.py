@@ -96,6 +96,10 @@ class CMAES(BestSoFar):
             **{f"mean_{k}": v for k, v in enumerate(self.es.result.xfavorite)},
         }
 
+    def incumbent(self) -> np.ndarray:
+        """The distribution's mean mapped into the bounds (cma's xfavorite), as `result`'s."""
+        return np.array(self.es.result.xfavorite, dtype=float)
+
     def result(self, history: pd.DataFrame) -> CMAResult:
         return CMAResult(
             mean=np.array(self.es.result.xfavorite, dtype=float),

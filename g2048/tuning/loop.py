@@ -2,9 +2,11 @@
 candidates, evaluate them, tell it their values, and count, record, report and checkpoint.
 
 A tuner is an object with ``ask() -> X`` (the next step's (n, d) candidates), ``tell(X, f) ->
-row`` (their values; the step's history fields) and ``result(history)`` (what the run yields);
-the loop owns everything around those three calls: the number of steps, the count of
-evaluations, the history table, the callback and the checkpoint.
+row`` (their values; the step's history fields), ``incumbent() -> x`` (the point it would
+return if stopped now) and ``result(history)`` (what the run yields); the loop owns everything
+around those calls: the number of steps, the count of evaluations, the history table (each
+row with the step's incumbent, so that a run's progress can be measured afterwards on games of
+its own), the callback and the checkpoint.
 
 Checkpoints are replays, not snapshots: the file holds every step's candidates and values so
 far, and a resumed run re-asks a new tuner step by step, checks that it proposes exactly the
@@ -38,6 +40,8 @@ class Tuner(Protocol):
     def ask(self) -> np.ndarray: ...
 
     def tell(self, X: np.ndarray, f: np.ndarray) -> dict[str, float]: ...
+
+    def incumbent(self) -> np.ndarray: ...
 
     def result(self, history: pd.DataFrame) -> Any: ...
 
@@ -83,6 +87,16 @@ def _load(path: Path, key: str) -> list[tuple[np.ndarray, np.ndarray]]:
         return []
 
 
+INCUMBENT = "incumbent_"  # the history's columns incumbent_0, incumbent_1, ...
+
+
+def _told(tuner: Tuner, X: np.ndarray, f: np.ndarray) -> dict[str, float]:
+    """Tell `tuner` the values f of X; the step's history fields, its incumbent after them."""
+    row = tuner.tell(X, f)
+    incumbent = np.asarray(tuner.incumbent(), dtype=float)
+    return row | {f"{INCUMBENT}{k}": float(v) for k, v in enumerate(incumbent)}
+
+
 def _replay(
     tuner: Tuner, steps: list[tuple[np.ndarray, np.ndarray]]
 ) -> list[dict[str, float]] | None:
@@ -93,7 +107,7 @@ def _replay(
         asked = np.asarray(tuner.ask(), dtype=float)
         if asked.shape != X.shape or not np.array_equal(asked, X):
             return None
-        rows.append(tuner.tell(asked, f))
+        rows.append(_told(tuner, asked, f))
     return rows
 
 
@@ -127,7 +141,8 @@ def optimise(
 
     ``evaluate`` maps (n, d) candidates (a copy) to their values. The history has a row per
     step: the step's number (named by the tuner's ``step_name``), ``evaluations`` (candidates
-    evaluated so far, the run's budget count) and the tuner's row. ``callback(step,
+    evaluated so far, the run's budget count), the tuner's row and its incumbent after the
+    step (``incumbent_<k>``, k = 0 .. d - 1). ``callback(step,
     result_so_far)`` is called after each step. With ``checkpoint``, every step is saved there
     (after the callback, so a callback that kills the process leaves the step unsaved), and a
     run resumes from a file whose ``key`` (the run's settings, digested) matches: the stored
@@ -154,7 +169,7 @@ def optimise(
     for step in range(len(done), steps):
         X = np.asarray(tuner.ask(), dtype=float)
         f = np.array(evaluate(X.copy()), dtype=float)
-        row = tuner.tell(X, f)
+        row = _told(tuner, X, f)
         evaluations += len(X)
         history.append({tuner.step_name: step, "evaluations": evaluations, **row})
         done.append((X, f))

@@ -258,6 +258,7 @@ class NSGA2:
         mutation_prob: float | None = None,
         ref_point: ArrayLike | None = None,
         initial: ArrayLike | None = None,
+        pick: Callable[[np.ndarray], int] | None = None,
     ) -> None:
         lower = np.asarray(lower, dtype=float)
         upper = np.asarray(upper, dtype=float)
@@ -281,7 +282,7 @@ class NSGA2:
             if not np.array_equal(np.clip(initial, lower, upper), initial):
                 raise ValueError("initial population must lie within [lower, upper]")
         self.lower, self.upper, self.pop_size, self.initial = lower, upper, pop_size, initial
-        self.maximize, self.ref_point = maximize, ref_point
+        self.maximize, self.ref_point, self.pick = maximize, ref_point, pick
         self.crossover = {"eta": crossover_eta, "prob": crossover_prob}
         self.mutation = {"eta": mutation_eta, "prob": mutation_prob}
         self.rng = np.random.default_rng(seed)
@@ -326,6 +327,14 @@ class NSGA2:
             **{f"best_{j}": v for j, v in enumerate(self.F.min(axis=0) * self.sign)},
         }
 
+    def incumbent(self) -> np.ndarray:
+        """The first front's member that `pick` chooses from the front's objectives (caller's
+        sense, in population order); without `pick`, the best on the first objective."""
+        front = np.flatnonzero(self.rank == 0)
+        F = self.F[front] * self.sign
+        chosen = int(np.argmin(self.F[front, 0])) if self.pick is None else self.pick(F)
+        return self.X[front[chosen]].copy()
+
     def _first(self, F_user: np.ndarray) -> None:
         """The objectives' senses and the hypervolume reference point, from the initial values."""
         n_obj = F_user.shape[1]
@@ -365,7 +374,9 @@ def run(
 
     Settings: NSGA-II's (pop_size, seed, maximize: one bool or one per objective,
     crossover_eta (15), mutation_eta (20), crossover_prob (0.9), mutation_prob (default 1/d),
-    ref_point, initial) and the loop's (callback, checkpoint, key, resumed: see
+    ref_point, initial, pick: the index of the incumbent in a first front's (n, m) objectives,
+    recorded in the history each generation; default the best on the first objective) and
+    the loop's (callback, checkpoint, key, resumed: see
     `loop.optimise`; the callback is called after generation g = 0 (initial population), 1,
     ..., generations). ``ref_point`` (caller's sense) fixes the hypervolume reference point; by
     default it is the worst value of each objective in the initial population plus 10% of that

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from g2048.tuning import cem, cmaes, nsga2
+from g2048.tuning import cem, cmaes, nsga2, random_search
 from g2048.tuning.loop import optimise
 
 
@@ -131,12 +131,57 @@ def test_the_loop_counts_every_candidate_it_evaluates() -> None:
         def tell(self, X: np.ndarray, f: np.ndarray) -> dict[str, float]:
             return {"told": len(f)}
 
+        def incumbent(self) -> np.ndarray:
+            return np.array([self.n, -self.n])
+
         def result(self, history: pd.DataFrame) -> pd.DataFrame:
             return history
 
     history = optimise(Uneven, lambda X: X.sum(axis=1), 4)
-    assert list(history.columns) == ["round", "evaluations", "told"]
+    assert list(history.columns) == ["round", "evaluations", "told", "incumbent_0", "incumbent_1"]
     assert history["round"].tolist() == [0, 1, 2, 3]
+    assert history["incumbent_1"].tolist() == [-1, -2, -3, -4]  # after each step
     assert history["evaluations"].tolist() == [1, 3, 6, 10]
     with pytest.raises(ValueError, match="steps must be >= 1"):
         optimise(Uneven, lambda X: X.sum(axis=1), 0)
+
+
+# The incumbent each step records: what the tuner would return had it stopped there ------------
+
+
+def incumbents(history: pd.DataFrame) -> np.ndarray:
+    return history.filter(like="incumbent_").to_numpy()
+
+
+def test_cem_and_cmaes_record_their_distributions_mean_as_the_incumbent() -> None:
+    for name in ("cem", "cmaes"):
+        result = run(name, 3)
+        np.testing.assert_array_equal(incumbents(result.history)[-1], result.mean)
+        np.testing.assert_array_equal(
+            incumbents(result.history), result.history.filter(regex=r"^mean_\d").to_numpy()
+        )
+
+
+def test_random_search_records_its_best_sample_so_far_as_the_incumbent() -> None:
+    told: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def evaluate(X: np.ndarray) -> np.ndarray:
+        told.append((X, bumpy(X)))
+        return told[-1][1]
+
+    result = random_search.run(evaluate, population=5, iterations=4, seed=3, **BOX)
+    for step, incumbent in enumerate(incumbents(result.history)):
+        X = np.concatenate([x for x, _ in told[: step + 1]])
+        f = np.concatenate([f for _, f in told[: step + 1]])
+        np.testing.assert_array_equal(incumbent, X[np.argmax(f)])
+
+
+def test_nsga2_records_the_front_member_its_pick_rule_takes() -> None:
+    """By default the front's best on the first objective; with `pick`, the pick's member."""
+    for pick, rule in ((None, lambda F: np.argmax(F[:, 0])), (lambda F: 0, lambda F: 0)):
+        result = nsga2.run(
+            lambda X: -zdt1(X), pop_size=12, seed=1, generations=2, maximize=True, pick=pick, **BOX
+        )
+        front = np.flatnonzero(result.rank == 0)
+        expected = result.X[front[rule(result.F[front])]]
+        np.testing.assert_array_equal(incumbents(result.history)[-1], expected)

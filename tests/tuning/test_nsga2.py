@@ -311,6 +311,7 @@ def test_history_callback_and_default_reference_point() -> None:
         "hypervolume",
         "best_0",
         "best_1",
+        *(f"incumbent_{k}" for k in range(10)),
     ]
     np.testing.assert_array_equal(h["generation"], np.arange(16))
     np.testing.assert_array_equal(h["evaluations"], 20 * np.arange(1, 17))

@@ -16,6 +16,7 @@ import pandas as pd
 from g2048 import source_digest
 from g2048.agents import AgentConfig
 from g2048.study.objectives import GameObjective, Reevaluation
+from g2048.tuning.loop import INCUMBENT
 
 Log = Callable[[str], None]
 
@@ -53,6 +54,25 @@ def resumable(objective: GameObjective, resume: Resume | None, progress: Log | N
             progress(f"resumed from {resume.path} after {len(steps)} steps")
 
     return {"checkpoint": resume.path, "key": resume.key, "resumed": resumed}
+
+
+def incumbents(history: pd.DataFrame) -> np.ndarray:
+    """A run's incumbent after each step (steps, d): the weights it would have returned had it
+    stopped there (the history's incumbent_<k> columns, which the tuning loop records)."""
+    columns = [c for c in history.columns if c.startswith(INCUMBENT)]
+    if not columns:
+        raise ValueError("the history records no incumbents (incumbent_<k> columns)")
+    columns.sort(key=lambda c: int(c.removeprefix(INCUMBENT)))
+    return history[columns].to_numpy(dtype=float)
+
+
+def with_weights(
+    history: pd.DataFrame, weights: Callable[[np.ndarray], np.ndarray]
+) -> pd.DataFrame:
+    """The history with its incumbents, points of the tuner's search space, replaced by the
+    `weights` (of an (n, d) array) those points play."""
+    W = weights(incumbents(history))
+    return history.assign(**{f"{INCUMBENT}{k}": W[:, k] for k in range(W.shape[1])})
 
 
 @dataclass(frozen=True)

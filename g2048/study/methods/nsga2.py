@@ -11,7 +11,16 @@ import moocore
 import numpy as np
 
 from g2048.agents import AgentConfig
-from g2048.study.methods.base import Key, Log, Resume, Tuned, WeightMethod, reevaluated, resumable
+from g2048.study.methods.base import (
+    Key,
+    Log,
+    Resume,
+    Tuned,
+    WeightMethod,
+    reevaluated,
+    resumable,
+    with_weights,
+)
 from g2048.study.naming import OBJECTIVE_NAMES
 from g2048.study.objectives import SEED000_AGENT, NSGA2Objective
 from g2048.study.progress import timing
@@ -78,7 +87,10 @@ class NSGA2(WeightMethod):
         from `study_seed` and the run (its name and `seed`), so that runs with different
         seeds play different games. The result's X holds the weights played
         (`NSGA2Objective.weights_of`, on the simplex for nsga4) and F the raw objectives
-        (naming.OBJECTIVES). The hypervolume reference point is the origin, worse than any
+        (naming.OBJECTIVES); its history's incumbents are the weights of the front point that
+        the run's own pick rule (`select_balanced`) takes from each generation's front on its
+        training values (the final pick uses the fresh values, which only the end has). The
+        hypervolume reference point is the origin, worse than any
         game in every objective, so hypervolumes compare across runs. With `reevaluate`, the
         final front plays that many fresh games per point. `progress` gets one line per
         generation; its hv is that of the normalised front, in [0, 1] while scores stay below
@@ -106,9 +118,14 @@ class NSGA2(WeightMethod):
             maximize=True,
             ref_point=np.zeros(len(OBJECTIVE_NAMES)),
             callback=None if progress is None else report,
+            pick=select_balanced,
             **resumable(objective, resume, progress),
         )
-        result = dataclasses.replace(result, X=objective.weights_of(result.X))
+        result = dataclasses.replace(
+            result,
+            X=objective.weights_of(result.X),
+            history=with_weights(result.history, objective.weights_of),
+        )
         return reevaluated(objective, result, result.X[result.rank == 0], reevaluate)
 
     def result_data(self, result: nsga2.NSGA2Result) -> dict:

@@ -7,7 +7,15 @@ import dataclasses
 from typing import Any
 
 from g2048.agents import AgentConfig
-from g2048.study.methods.base import Key, Log, Resume, Tuned, reevaluated, resumable
+from g2048.study.methods.base import (
+    Key,
+    Log,
+    Resume,
+    Tuned,
+    reevaluated,
+    resumable,
+    with_weights,
+)
 from g2048.study.methods.unitbox import (
     FITNESS,
     ITERATIONS,
@@ -56,8 +64,8 @@ class RandomSearch(UnitBoxMethod):
 
         It keeps the best 1 + n samples ever seen, n being the elites CEM keeps at the same
         population, so that with `reevaluate` it re-evaluates as many candidates as CEM does
-        (its final mean and elite): equal runs play equal games. The result's best_x and
-        archive are in weights.
+        (its final mean and elite): equal runs play equal games. The result's best_x, archive
+        and the history's incumbents (the best sample so far) are in weights.
         """
         objective = self.objective(evaluator, agent, games, seed, **settings)
         box = UnitBox(objective)
@@ -73,7 +81,10 @@ class RandomSearch(UnitBoxMethod):
             **box.limits(),
         )
         result = dataclasses.replace(
-            result, best_x=box.weights(result.best_x), archive=box.weights(result.archive)
+            result,
+            best_x=box.weights(result.best_x),
+            archive=box.weights(result.archive),
+            history=with_weights(result.history, box.weights),
         )
         return reevaluated(objective, result, result.archive, reevaluate)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated
+from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated, with_weights
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
 from g2048.study.progress import timing
 from g2048.tuning.cem import elite_count
@@ -73,14 +73,15 @@ class UnitBox:
         return {"lower": np.zeros_like(self.width), "upper": np.ones_like(self.width)}
 
     def finish(self, result: Any, reevaluate: int, elite: int, **more: np.ndarray) -> Tuned:
-        """A CEM or CMA-ES run's Tuned: its mean, best and elite mapped to weights (and the
-        fields `more` replaced), then its final mean and the first `elite` of its elite
-        re-evaluated."""
+        """A CEM or CMA-ES run's Tuned: its mean, best, elite and the history's incumbents
+        mapped to weights (and the fields `more` replaced), then its final mean and the first
+        `elite` of its elite re-evaluated."""
         result = dataclasses.replace(
             result,
             mean=self.weights(result.mean),
             best_x=self.weights(result.best_x),
             elite=self.weights(result.elite),
+            history=with_weights(result.history, self.weights),
             **more,
         )
         candidates = np.vstack([result.mean, result.elite[:elite]])
