@@ -338,7 +338,7 @@ def run_settings(config: dict, name: str) -> dict:
     for run in config["tune"]["runs"]:
         if run["name"] == name:
             return run
-    if name in config["tune"] and name not in ("seeds", "runs"):
+    if name in config["tune"] and name not in ("seeds", "runs", "progress"):
         return config["tune"][name]
     raise KeyError(name)
 

@@ -109,6 +109,7 @@ def tuning_purpose(run: str, seed: int, step: str = "") -> str:
 TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "cpu_seconds", "moves_per_s")
 
 VALIDATE_PURPOSE = "validate"
+PROGRESS_PURPOSE = "progress"  # the held-out games that measure a tuning run's progress
 BENCHMARK_PURPOSE = "benchmark"
 PLAY_PURPOSE = "play"
 
@@ -129,3 +130,10 @@ OBJECTIVES = (
     Objective("empty_mean", "mean empty cells"),
 )
 OBJECTIVE_NAMES = tuple(o.name for o in OBJECTIVES)
+
+
+def objective_label(name: str) -> str:
+    """An objective's (or fitness's) name as a reader reads it: 'log2_max_tile' -> 'mean log2
+    max tile'."""
+    labels = {o.name: o.label for o in OBJECTIVES}
+    return labels.get(name, name.replace("_", " "))

@@ -58,6 +58,14 @@ def log2_tiles(tiles: pd.Series) -> np.ndarray:
     return (np.frexp(tiles.to_numpy(dtype=float))[1] - 1).astype(float)
 
 
+def game_values(games: pd.DataFrame, objective: str) -> np.ndarray:
+    """Each game's value of an objective of naming.OBJECTIVES (whose mean over the games is
+    the objective's value): for standard errors over games."""
+    if objective == "log2_max_tile":
+        return log2_tiles(games.max_tile)
+    return games[objective].to_numpy(dtype=float)
+
+
 # Each objective of naming.OBJECTIVES as the mean of a play_games column over the games.
 _MEASURES: dict[str, Callable[[pd.DataFrame], float]] = {
     "score": lambda df: df.score.mean(),

@@ -430,6 +430,30 @@ def read_history(path: str | Path, method: str) -> pd.DataFrame:
     return _read_csv(path, get_method(method).history_columns)
 
 
+# The numeric columns of a run's held-out progress (stages.held_out_progress); its gains are
+# NaN at the first point only.
+PROGRESS_COLUMNS = ("seed", "step", "evaluations", "training_games", "progress_games", "mean", "se")
+
+
+def read_progress(path: str | Path, run: str, seed: int) -> pd.DataFrame:
+    """A weight-tuning run's held-out progress for one seed: its columns, numbers, finite,
+    every row of run `run` and seed `seed`, steps increasing, a gain at every point but the
+    first."""
+    df = _read_csv(
+        path, (*PROGRESS_COLUMNS, "run", "method", "evaluator", "measure"), PROGRESS_COLUMNS
+    )
+    if df.empty or set(df["run"]) != {run} or set(df["seed"]) != {seed}:
+        raise ResultFileError(path, f"does not hold the progress of run {run} seed {seed} alone")
+    if not df["step"].is_monotonic_increasing or df["step"].duplicated().any():
+        raise ResultFileError(path, "its steps do not increase")
+    if not {"gain", "gain_se"} <= set(df.columns):
+        raise ResultFileError(path, "lacks the column(s) gain, gain_se")
+    gains = pd.DataFrame(df[["gain", "gain_se"]]).apply(pd.to_numeric, errors="coerce")
+    if not np.isfinite(gains.to_numpy(dtype=float)[1:]).all():
+        raise ResultFileError(path, "lacks a finite gain and gain_se at a point after the first")
+    return df
+
+
 def read_network(
     path: str | Path,
     network: str,

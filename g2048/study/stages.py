@@ -3,6 +3,7 @@ the Snakemake script writes. Scripts in workflow/scripts only adapt files to the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,16 +14,20 @@ from g2048.evaluators.ntuple import Network
 from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
 from g2048.study.methods import WeightMethod, get_method
+from g2048.study.methods.base import incumbents
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
     NETWORK_EVALUATOR,
+    PROGRESS_PURPOSE,
     VALIDATE_PURPOSE,
     selected_weights,
 )
+from g2048.study.objectives import game_values
 from g2048.study.progress import Log, game_progress
 from g2048.study.results import (
     ResultFileError,
     read_games,
+    read_history,
     read_network,
     read_selection,
     read_tune,
@@ -46,6 +51,84 @@ def tune(
     if not isinstance(method, WeightMethod):
         raise ValueError(f"method {method.name!r} does not tune weights in tune.runs")
     return method.tune(run, settings, seed, study_seed, threads, log, checkpoint)
+
+
+def progress_steps(steps: int, points: int) -> list[int]:
+    """The steps (0-based) of a run of `steps` steps whose incumbents the progress games
+    measure: the last step of each of `points` equal shares of the run, ceil(k x steps /
+    points) - 1 for k = 1 .. points, so the last step is one (every step of a shorter run)."""
+    if steps < 1 or points < 1:
+        raise ValueError(f"steps and points must be >= 1, got {steps} and {points}")
+    return sorted({-(-k * steps // points) - 1 for k in range(1, points + 1)})
+
+
+def progress_seeds(study_seed: int, games: int) -> np.ndarray:
+    """The held-out progress games' seeds (their own purpose: disjoint from every other
+    stage's), the same for every run, seed and point."""
+    return game_seeds(study_seed, PROGRESS_PURPOSE, games)
+
+
+def held_out_progress(
+    run: str,
+    settings: dict,
+    seed: int,
+    study_seed: int,
+    history_path: str,
+    points: int,
+    games: int,
+    threads: int,
+    log: Log,
+) -> pd.DataFrame:
+    """A weight-tuning run's progress on held-out games (monitoring: none of these games is
+    part of the run's budget, and nothing the run does depends on them).
+
+    At `points` of its steps (`progress_steps`) the run's incumbent, recorded in its history
+    (`history_path`), plays the `games` progress games with the run's own agent, evaluator
+    and move cap, valued by what the run is judged by (its fitness; NSGA-II: the score). One
+    row per point: the step, the training games played up to it (`training_games`, the
+    budget count), the mean over the games with its standard error, the gain on the previous
+    point with its paired standard error (the games are common: NaN at the first point), and
+    the incumbent's weights."""
+    method = get_method(settings["method"])
+    history = read_history(history_path, method.name)
+    if len(history) != method.steps(settings):
+        raise ResultFileError(
+            history_path, f"has {len(history)} steps, the run {method.steps(settings)}"
+        )
+    try:
+        W = incumbents(history)
+    except ValueError as exc:
+        raise ResultFileError(history_path, str(exc)) from None
+    steps = progress_steps(len(history), points)
+    measure = method.judged_by(settings)
+    objective = method.run_objective(run, settings, seed, study_seed, threads)
+    start = time.perf_counter()
+    log(f"{run} seed {seed}: steps {steps}, {games} progress games each, by {measure}")
+    frames = objective.play(W[steps], progress_seeds(study_seed, games))
+    log(f"played {len(steps) * games} games in {time.perf_counter() - start:.1f} s")
+    values = np.array([game_values(frame, measure) for frame in frames])  # (points, games)
+    gains = np.diff(values, axis=0)
+    root = np.sqrt(games)
+    nothing = np.full(1, np.nan)
+    evaluations = history["evaluations"].to_numpy()[steps]
+    table = pd.DataFrame(
+        {
+            "run": run,
+            "method": method.name,
+            "evaluator": settings["evaluator"],
+            "seed": seed,
+            "step": steps,
+            "evaluations": evaluations,
+            "training_games": evaluations * settings["games"],
+            "measure": measure,
+            "progress_games": games,
+            "mean": values.mean(axis=1),
+            "se": values.std(axis=1, ddof=1) / root,
+            "gain": np.concatenate([nothing, gains.mean(axis=1)]),
+            "gain_se": np.concatenate([nothing, gains.std(axis=1, ddof=1) / root]),
+        }
+    )
+    return table.assign(**{f"incumbent_{k}": W[steps, k] for k in range(W.shape[1])})
 
 
 def train(

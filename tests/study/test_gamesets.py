@@ -1,5 +1,5 @@
-"""The three game sets are disjoint: no reported number comes from a game on which a choice was
-made."""
+"""The game sets are disjoint: no reported number comes from a game on which a choice was made,
+and the progress games are none of them."""
 
 from pathlib import Path
 
@@ -21,7 +21,7 @@ def config(name: str) -> dict:
 @pytest.mark.parametrize(
     "name", ["smoke.yaml", pytest.param("config.yaml", marks=pytest.mark.slow)]
 )
-def test_training_selection_and_test_games_are_disjoint(name: str) -> None:
+def test_training_selection_test_and_progress_games_are_disjoint(name: str) -> None:
     sets = game_sets(config(name))
     assert overlaps(sets) == []
     runs = {r["name"] for r in config(name)["tune"]["runs"]}
@@ -39,6 +39,7 @@ def test_the_sets_are_the_seeds_the_games_play() -> None:
     np.testing.assert_array_equal(nsga2, game_seeds(2048, "nsga2-s1", 2))
     np.testing.assert_array_equal(sets["selection"]["cem-s2"], game_seeds(2048, "cem-s2-fresh", 2))
     np.testing.assert_array_equal(sets["test"]["validate"], game_seeds(2048, "validate", 6))
+    np.testing.assert_array_equal(sets["progress"]["progress"], game_seeds(2048, "progress", 4))
 
 
 def test_an_overlap_is_named() -> None:
@@ -48,3 +49,11 @@ def test_an_overlap_is_named() -> None:
         "test": {"validate": np.array([4, 2], np.uint64)},
     }
     assert overlaps(sets) == ["training (cem-s1 step 0) and test (validate)"]
+
+
+def test_progress_games_that_share_a_seed_are_named() -> None:
+    sets = {
+        "training": {"cem-s1 step 0": np.array([1, 2], np.uint64)},
+        "progress": {"progress": np.array([5, 1], np.uint64)},
+    }
+    assert overlaps(sets) == ["training (cem-s1 step 0) and progress (progress)"]

@@ -179,6 +179,25 @@ class WeightMethod(Method):
         settings.setdefault("run", self.name)
         return self.objective_class(evaluator, agent, games, run_seed=seed, **settings)
 
+    def run_objective(
+        self, run: str, settings: dict, seed: int, study_seed: int, threads: int = 1
+    ) -> GameObjective:
+        """The objective through which the run `run` (`settings`: its `tune.runs` entry) with
+        optimiser seed `seed` plays: its agent, evaluator, move cap and games' seeds."""
+        common = self.common_settings(settings)
+        common.pop("reevaluate", None)
+        agent = AgentConfig(**settings["agent"])
+        return self.objective(
+            settings["evaluator"],
+            agent,
+            settings["games"],
+            seed,
+            run=run,
+            study_seed=study_seed,
+            threads=threads,
+            **common,
+        )
+
     def steps(self, settings: dict) -> int:
         """The tuner's steps (generations, iterations) in a run of these settings."""
         raise NotImplementedError
