@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from g2048.report.convergence import FLATTENED, IMPROVING, NOISE_FACTOR
 from g2048.report.stats import ALPHA, POWER, holm
 from g2048.report.tables import number
+from g2048.study.naming import objective_label
 
 T_MEAN = "95% t interval over the games"
 WILSON = "Wilson 95% interval"
@@ -234,6 +236,45 @@ def overfitting_findings(tuning: pd.DataFrame) -> list[str]:
     ]
 
 
+def convergence_findings(progress: pd.DataFrame) -> list[str]:
+    """The weight-tuning runs still improving at their last step, named, and those that had
+    flattened, from their incumbents' held-out progress (`convergence.progress_table`)."""
+    if progress.empty:
+        return []
+
+    def gain(r: pd.Series) -> str:
+        form = ",.0f" if max(abs(r.gain), r.gain_se) >= 1000 else ".2g"
+        return (
+            f"{r.gain:+{form}} ± {r.gain_se:{form}} from {r.before_games:,.0f} to "
+            f"{r.games:,.0f} training games"
+        )
+
+    improving = progress[progress.verdict == IMPROVING]
+    flat = progress[progress.verdict == FLATTENED]
+    games = progress.progress_games.iloc[0]
+    out = []
+    if len(improving):
+        names = "; ".join(
+            f"`{r.run}` ({r.method}, {r.evaluator}) at {number(r.value)} "
+            f"{objective_label(r.measure)}, {gain(r)}"
+            for _, r in improving.iterrows()
+        )
+        out.append(
+            f"Still improving at their last step, so their budget stopped them short: {names} "
+            f"(the incumbent's held-out value, on {games} progress games, mean over seeds; the "
+            f"last gain above {NOISE_FACTOR:g} standard errors)."
+        )
+    if len(flat):
+        names = "; ".join(f"`{r.run}` {gain(r)}" for _, r in flat.iterrows())
+        out.append(
+            f"{'The other' if len(improving) else 'All'} {len(flat)} "
+            f"{'run' if len(flat) == 1 else 'runs'} had flattened by "
+            f"their last step (last gain within {NOISE_FACTOR:g} standard errors of 0, or "
+            f"below): {names}."
+        )
+    return out
+
+
 def learned_findings(learned: pd.DataFrame) -> list[str]:
     """The network against each heuristic played by the same agent."""
     out = []
@@ -295,6 +336,7 @@ SECTIONS = (
     ("Search: strength for its cost", "benchmark"),
     ("Tuning methods, seeds as replicates", "methods"),
     ("Overfitting to the training games", "tuning"),
+    ("Convergence of the tuning runs", "progress"),
     ("The learned evaluation", "learned"),
     ("Depth transfer", "transfer"),
     ("The source documents' claims", "claims"),
@@ -308,6 +350,7 @@ def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
         "benchmark": lambda: search_findings(tables["benchmark"]),
         "methods": lambda: method_findings(tables["methods"], tables["method_pairs"]),
         "tuning": lambda: overfitting_findings(tables["tuning"]),
+        "progress": lambda: convergence_findings(tables["progress"]),
         "learned": lambda: learned_findings(tables["learned"]),
         "transfer": lambda: transfer_findings(tables["transfer"]),
         "claims": lambda: claim_findings(tables["claims"]),

@@ -188,32 +188,27 @@ def validation_frames(names: list[str], games: int = 300) -> tuple[dict, pd.Data
     return per_game, pd.DataFrame(rows)
 
 
-def cem_history(n: int, sigma: bool = False) -> pd.DataFrame:
-    it = np.arange(n)
-    frame = {
-        "iteration": it,
-        "evaluations": 30 * (it + 1),
-        "best_f": 9 + 0.1 * np.log1p(it),
-        "mean_f": 8.5 + 0.05 * it,
-    }
-    if sigma:
-        frame["sigma"] = 0.1 * np.exp(0.05 * it)
-    else:
-        frame |= {f"std_{j}": 0.1 * np.exp(-0.1 * it) * (1 + 0.1 * j) for j in range(8)}
-    return pd.DataFrame(frame)
+def progress_frame(groups: dict[tuple[str, str], list[str]], seeds: int = 5) -> pd.DataFrame:
+    """Held-out progress curves (convergence.progress_curves) shaped like the default study's:
+    6 points a run, its values rising and levelling off, one group per evaluator and measure."""
+    rows = []
+    for (evaluator, measure), runs in groups.items():
+        scale = 40000.0 if measure == "score" else 9.0
+        for k, run in enumerate(runs):
+            games = 400 * (k + 3) * np.arange(1, 7)
+            mean = scale * (0.8 + 0.2 * (1 - np.exp(-np.arange(6) / (1 + k))))
+            for step, (g, m) in enumerate(zip(games, mean, strict=True)):
+                row = {"run": run, "method": "cem", "evaluator": evaluator, "measure": measure}
+                rows.append(row | {"step": step, "training_games": g, "seeds": seeds, "mean": m})
+                rows[-1]["se"] = 0.02 * scale
+    return pd.DataFrame(rows)
 
 
-def tuner_runs(groups: dict[tuple[str, str], list[str]], seeds: int = 3) -> dict[str, dict]:
-    return {
-        name: {
-            "label": f"{name} (CEM)",
-            "evaluator": evaluator,
-            "judged_by": fitness,
-            "histories": [cem_history(12, "cmaes" in name) for _ in range(seeds)],
-        }
-        for (evaluator, fitness), names in groups.items()
-        for name in names
-    }
+DEFAULT_GROUPS = {
+    ("nsga4", "score"): ["nsga2", "nsga4-random"],
+    ("cem8", "log2_max_tile"): ["cem", "cem-noisy", "cmaes", "random-search"],
+    ("nneonneo", "score"): ["nneonneo-nsga2", "nneonneo-cem", "nneonneo-cmaes", "nneonneo-random"],
+}
 
 
 def hv_history(n: int, scale: float) -> pd.DataFrame:
@@ -499,12 +494,10 @@ BUILDERS: dict[str, Callable[[], plt.Figure]] = {
         {"tuned-a": "nsga4", "base-a": "nsga4", "tuned-b": "cem8", "base-b": "cem8"},
     ),
     "tuner_progress": lambda: figures.tuner_progress(
-        tuner_runs(
-            {
-                ("cem8", "log2_max_tile"): ["cem", "cem-noisy", "cmaes"],
-                ("nneonneo", "score"): ["nneonneo-cem", "nneonneo-cmaes"],
-            }
-        )
+        progress_frame(DEFAULT_GROUPS), frozenset({"cmaes", "nneonneo-cem"})
+    ),
+    "tuner_progress_column": lambda: figures.tuner_progress(
+        progress_frame({("cem8", "log2_max_tile"): ["cem", "cmaes", "random-search"]})
     ),
     "hypervolume": lambda: figures.hypervolume(
         {
@@ -769,26 +762,33 @@ def test_hypervolume_hides_the_panel_an_odd_number_of_runs_leaves_empty() -> Non
     assert [ax.get_visible() for ax in fig.axes] == [True, True, True, False]
 
 
-def test_tuner_progress_gives_a_run_one_style_in_every_panel_and_readable_labels() -> None:
-    runs = tuner_runs(
-        {("cem8", "log2_max_tile"): ["cem", "cmaes"], ("nneonneo", "score"): ["nneonneo-cem"]}
-    )
-    fig = figures.tuner_progress(runs)
-    assert len(fig.axes) == 4  # fitness above, step size below, per group
-    styles: dict[str, set] = {}
-    for ax in fig.axes:
-        for name, style in series_styles(ax).items():
-            styles.setdefault(name, set()).update(style)
-    assert all(len(style) == 1 for style in styles.values())
-    assert len({next(iter(s)) for s in styles.values()}) == 3
-    labels = [ax.get_ylabel() for ax in fig.axes] + [ax.get_xlabel() for ax in fig.axes]
-    assert not any("_" in label for label in labels)
-    assert fig.axes[0].get_ylabel().startswith("mean log2 max tile")
-    steps = {line.get_gid(): line.get_ydata() for line in fig.axes[2].get_lines()}
-    np.testing.assert_allclose(
-        steps["series:cem (CEM)"][:2], cem_history(2).filter(like="std_").mean(axis=1)
-    )
-    assert fig.legends and not any(ax.get_legend() for ax in fig.axes)
+def test_tuner_progress_has_a_panel_per_group_and_names_every_run_at_its_end() -> None:
+    curves = progress_frame(DEFAULT_GROUPS)
+    fig = figures.tuner_progress(curves, frozenset({"cmaes"}))
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_visible()}
+    assert set(panels) == {
+        "nsga4 weights (5 seeds)",
+        "cem8 weights (5 seeds)",
+        "nneonneo weights (5 seeds)",
+    }
+    ax = panels["cem8 weights (5 seeds)"]
+    assert sorted(series_styles(ax)) == ["cem", "cem-noisy", "cmaes", "random-search"]
+    assert sorted(t.get_text() for t in ax.texts) == [
+        "cem",
+        "cem-noisy",
+        "cmaes \u2191",
+        "random-search",
+    ]
+    (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "series:cmaes"]
+    rows = curves[curves.run == "cmaes"]
+    np.testing.assert_array_equal(line.get_xdata(), rows.training_games)
+    np.testing.assert_array_equal(line.get_ydata(), rows["mean"])
+    assert ax.get_xlabel() == "training games played"
+    assert ax.get_ylabel() == "mean log2 max tile, held-out"
+    assert panels["nsga4 weights (5 seeds)"].get_ylabel() == "mean score, held-out"
+    assert not fig.legends and not any(a.get_legend() for a in fig.axes)
+    one = figures.tuner_progress(progress_frame({("cem8", "log2_max_tile"): ["cem"]}))
+    assert one.get_size_inches()[0] == figures.COLUMN
 
 
 def test_depth_transfer_puts_each_evaluator_in_its_panel_and_names_lines_at_their_ends() -> None:
@@ -847,7 +847,7 @@ def test_save_writes_print_sized_png_and_pdf(tmp_path: Path) -> None:
         ("benchmark_reach", ("95%", "Wilson", "games", "0")),
         ("validation_scores", ("quartiles", "median", "mean", "1.5", "Wilson", "games")),
         ("depth_transfer", ("95%", "interval", "panel", "end")),
-        ("tuner_progress", ("mean", "band", "range", "seeds")),
+        ("tuner_progress", ("mean", "band", "standard error", "seeds", "arrow", "held-out")),
         ("hypervolume", ("mean", "band", "range", "largest", "objective space")),
         ("td_learning", ("seed",)),
         ("pareto_fronts", ("star", "seed")),

@@ -172,6 +172,11 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["tune"]["td"].update(games=10**12), "tune.td.games"),
         (lambda c: c["tune"]["td"].update(alpha=1e3), "tune.td.alpha"),
         (lambda c: c["tune"]["td"].update(checkpoint_every=10**12), "tune.td.checkpoint_every"),
+        (lambda c: c["tune"]["progress"].update(games=10**7), "tune.progress.games"),
+        (lambda c: c["tune"]["progress"].update(games=1), "tune.progress.games"),
+        (lambda c: c["tune"]["progress"].update(points=1), "tune.progress.points"),
+        (lambda c: c["tune"]["progress"].update(points=10**4), "tune.progress.points"),
+        (lambda c: c["tune"]["progress"].update(every=2), "tune.progress"),
     ],
 )  # fmt: skip
 def test_a_bad_value_fails_naming_its_key(edit, key: str) -> None:  # noqa: ANN001

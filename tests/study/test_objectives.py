@@ -364,7 +364,8 @@ def test_random_search_plays_the_games_cem_plays_and_picks_its_best_fresh_candid
     cem_run, _ = tune("cem", settings | {"method": "cem"}, 1, 5, 1, lambda _: None)
     # 3 iterations of 10 candidates on 2 games; 3 candidates again on those 2 and 3 fresh games
     assert control["games_played"] == cem_run["games_played"] == 3 * 10 * 2 + 3 * (2 + 3)
-    assert list(history.columns) == list(METHODS["random"].history_columns)
+    incumbents = [f"incumbent_{k}" for k in range(8)]  # each step's best sample, as weights
+    assert list(history.columns) == [*METHODS["random"].history_columns, *incumbents]
     archive = np.asarray(control["archive"])
     assert len(archive) == 1 + 2  # the incumbent and as many as CEM's elite (2 of 10)
     np.testing.assert_array_equal(archive[0], control["best_x"])

@@ -138,6 +138,25 @@ def test_claims_table_lists_every_claim_with_a_verdict(smoke: Path) -> None:
     assert any("cmaes-d2 " in r and "not comparable" not in r for r in rows)  # smoke has both
 
 
+def test_every_weight_run_has_its_held_out_progress_and_a_verdict(smoke: Path) -> None:
+    """The smoke config's tune.progress: 3 points of 4 games; cem, cmaes and random search
+    have 2 steps (both measured), nsga2 4 (steps 1, 2, 3). Every run is judged by the rule,
+    and the findings page prints each run's verdict."""
+    steps = {"nsga2": [1, 2, 3], "cem": [0, 1], "cmaes": [0, 1], "random-search": [0, 1]}
+    for run, expected in steps.items():
+        for seed in (1, 2):
+            df = pd.read_csv(smoke / "results" / "tune" / run / f"seed{seed}_progress.csv")
+            assert df.step.tolist() == expected and (df.progress_games == 4).all()
+            assert (df.training_games == (df.evaluations * 2)).all()
+            assert df.gain.iloc[1:].notna().all() and df.filter(like="incumbent_").shape[1] > 0
+    progress = table(smoke, "progress")
+    assert progress.run.tolist() == list(steps)
+    assert set(progress.verdict) <= {"still improving", "flattened"}
+    page = (smoke / "results" / "findings.md").read_text()
+    assert "## Convergence of the tuning runs" in page
+    assert all(f"`{run}` " in page.split("## Convergence")[1] for run in steps)
+
+
 def test_findings_are_written_from_the_runs_tables(smoke: Path) -> None:
     page = (smoke / "results" / "findings.md").read_text()
     tables = smoke / "results" / "tables"
@@ -169,12 +188,12 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
-    # tune, validate, transfer, benchmark shards
-    assert len(jobs) == len(records) - 1 == 10 + 13 + 7 * 2 + 19 * 2
+    # tune, progress, validate, transfer, benchmark shards
+    assert len(jobs) == len(records) - 1 == 10 + 8 + 13 + 7 * 2 + 19 * 2
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     # numpy on its AVX2 paths in every job, whatever this CPU has (workflow/rules/common.smk)
     assert "X86_V4" not in summary["environments"][0]["environment"]["numpy_simd"]
-    for name in ("benchmark", "validation", "tuning", "learned"):
+    for name in ("benchmark", "validation", "tuning", "progress", "learned"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()
         assert text.rstrip().endswith(f"on {environment()['cpu']} ({len(jobs)} jobs).")
 
@@ -194,7 +213,7 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     html = (smoke / "report.html").read_text()
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
     outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
-    tables = ("benchmark", "validation", "tuning", "learned", "transfer")
+    tables = ("benchmark", "validation", "tuning", "progress", "learned", "transfer")
     outputs += [f"{t}.{ext}" for t in tables for ext in ("md", "html")]
     outputs += ["claims.md", "claims.html"]
     assert all(name in html for name in outputs)

@@ -1,6 +1,9 @@
 rule provenance:
     input:
         tune=expand("results/provenance/tune/{r}/seed{s}.json", r=RUNS, s=SEEDS),
+        progress=expand(
+            "results/provenance/progress/{r}/seed{s}.json", r=WEIGHT_RUNS, s=SEEDS
+        ),
         validate=expand(
             "results/provenance/validate/{candidate}.json", candidate=CANDIDATES
         ),
@@ -210,6 +213,31 @@ rule table_tuning:
         "../scripts/table_tuning.py"
 
 
+rule table_progress:
+    input:
+        progress=expand("results/tune/{r}/seed{s}_progress.csv", r=WEIGHT_RUNS, s=SEEDS),
+        provenance="results/provenance/summary.json",
+    output:
+        report(
+            multiext("results/tables/progress", ".csv", ".md", ".tex", ".html"),
+            caption="../report/progress.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/aggregate/table_progress.log",
+    benchmark:
+        "benchmarks/aggregate/table_progress.tsv"
+    localrule: True
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        jobs=[(r, s) for r in WEIGHT_RUNS for s in SEEDS],
+        code=CODE,
+    script:
+        "../scripts/table_progress.py"
+
+
 rule claims:
     input:
         benchmark="results/tables/benchmark.csv",
@@ -242,12 +270,17 @@ rule findings:
     input:
         tables=expand(
             "results/tables/{t}.csv",
-            t=["benchmark", "methods", "method_pairs", "tuning", "learned", "claims"]
+            t=["benchmark", "methods", "method_pairs", "tuning", "progress", "learned"]
+            + ["claims"]
             + (["transfer"] if TRANSFER_SETS else []),
         ),
         provenance="results/provenance/summary.json",
     output:
-        report("results/findings.md", caption="../report/findings.rst", category="Findings"),
+        report(
+            "results/findings.md",
+            caption="../report/findings.rst",
+            category="Findings",
+        ),
     log:
         "logs/aggregate/findings.log",
     benchmark:
@@ -267,6 +300,7 @@ rule figure_tuning:
         runs=expand("results/tune/{r}/seed{s}.json", r=RUNS, s=SEEDS),
         histories=expand("results/tune/{r}/seed{s}_history.csv", r=RUNS, s=SEEDS),
         selected=expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS),
+        progress=expand("results/tune/{r}/seed{s}_progress.csv", r=WEIGHT_RUNS, s=SEEDS),
     output:
         report(
             multiext("results/figures/pareto_fronts", ".png", ".pdf"),
@@ -299,6 +333,7 @@ rule figure_tuning:
     params:
         records=run_records(),
         jobs=[(r, s) for r in RUNS for s in SEEDS],
+        progress_jobs=[(r, s) for r in WEIGHT_RUNS for s in SEEDS],
         code=CODE,
     script:
         "../scripts/figure_tuning.py"

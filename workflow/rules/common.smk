@@ -162,6 +162,7 @@ def final_outputs():
     they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
     being skipped as an intermediate whose consumers are up to date."""
     tables = ["benchmark", "validation", "methods", "method_pairs", "tuning", "learned"]
+    tables += ["progress"]  # held-out progress of the weight-tuning runs
     tables += ["transfer"] if TRANSFER_SETS else []
     raw = expand(
         "results/tune/{r}/seed{s}{suffix}",
@@ -170,6 +171,7 @@ def final_outputs():
         suffix=[".json", "_history.csv"],
     )
     raw += expand("results/tune/{r}/seed{s}.npz", r=SECTION_RUNS, s=SEEDS)
+    raw += expand("results/tune/{r}/seed{s}_progress.csv", r=WEIGHT_RUNS, s=SEEDS)
     raw += expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS)
     raw += expand("results/select/tuned-{r}.json", r=RUNS)
     raw += expand("results/validate/{candidate}.csv", candidate=CANDIDATES)

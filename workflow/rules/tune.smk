@@ -22,6 +22,32 @@ rule tune:
         "../scripts/tune.py"
 
 
+# Held-out progress: monitoring, not part of the run's budget (config/README.md, tune.progress).
+rule progress:
+    input:
+        result="results/tune/{run}/seed{seed}.json",
+        history="results/tune/{run}/seed{seed}_history.csv",
+    output:
+        progress="results/tune/{run}/seed{seed}_progress.csv",
+        provenance="results/provenance/progress/{run}/seed{seed}.json",
+    log:
+        "logs/progress/{run}/seed{seed}.log",
+    benchmark:
+        "benchmarks/progress/{run}/seed{seed}.tsv"
+    wildcard_constraints:
+        run="|".join(WEIGHT_RUNS),
+    threads: config["threads"]
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    params:
+        record=lambda wildcards: study.run_record(config, wildcards.run),
+        progress=config["tune"]["progress"],
+        engine=ENGINE,
+    script:
+        "../scripts/progress.py"
+
+
 rule train:
     output:
         result="results/tune/{run}/seed{seed}.json",

@@ -1,10 +1,11 @@
-"""Snakemake adapter: each tuning run's progress in the figure its method names: Pareto fronts
-and hypervolume (NSGA-II), CEM and CMA-ES progress, and TD learning curves."""
+"""Snakemake adapter: the tuning runs' figures: NSGA-II's Pareto fronts and hypervolume, every
+weight-tuning run's held-out progress, and TD learning curves."""
 
 from g2048.report import figures
+from g2048.report.convergence import IMPROVING, progress_curves, progress_table
 from g2048.study.methods import get_method
 from g2048.study.progress import script_log
-from g2048.study.results import read_history, read_selection, read_tune
+from g2048.study.results import read_history, read_progress, read_selection, read_tune
 
 sm = snakemake  # noqa: F821
 script_log(sm.log[0])
@@ -22,16 +23,14 @@ figure = figures.pareto_fronts([r for r, _, _ in first], [s for _, s, _ in first
 figures.save(figure, sm.output[0].removesuffix(".png"))
 hv = {name: [h for _, _, h in seeds] for name, seeds in fronts.items()}
 figures.save(figures.hypervolume(hv), sm.output[2].removesuffix(".png"))
-single = {
-    name: {
-        "label": f"{name} ({get_method(seeds[0][0]['method']).label})",
-        "evaluator": seeds[0][0]["settings"]["evaluator"],
-        "judged_by": seeds[0][0]["judged_by"],
-        "histories": [h for _, _, h in seeds],
-    }
-    for name, seeds in by_figure["progress"].items()
-}
-figures.save(figures.tuner_progress(single), sm.output[4].removesuffix(".png"))
+progress = [
+    read_progress(p, r, s)
+    for p, (r, s) in zip(sm.input.progress, sm.params.progress_jobs, strict=True)
+]
+table = progress_table(progress)
+improving = frozenset(table.run[table.verdict == IMPROVING])
+figure = figures.tuner_progress(progress_curves(progress), improving)
+figures.save(figure, sm.output[4].removesuffix(".png"))
 (learning,) = by_figure["learning"].values()  # the one network run (td)
 curves = {r["seed"]: h for r, _, h in learning}
 figures.save(figures.td_learning(curves), sm.output[6].removesuffix(".png"))

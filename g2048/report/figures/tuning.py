@@ -1,6 +1,7 @@
 """The tuning runs' figures: NSGA-II's Pareto fronts (`pareto_fronts`) and hypervolume
-(`hypervolume`), the progress of CEM and CMA-ES (`tuner_progress`), TD learning curves
-(`td_learning`) and TD recipes side by side with another program (`td_recipes`)."""
+(`hypervolume`), every weight-tuning run's progress on held-out games (`tuner_progress`), TD
+learning curves (`td_learning`) and TD recipes side by side with another program
+(`td_recipes`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
+from g2048.report.figures.labels import label_line_ends
 from g2048.report.figures.style import (
     COLUMN,
     LINESTYLES,
@@ -23,7 +25,6 @@ from g2048.report.figures.style import (
     Style,
     legend_above,
     legend_handle,
-    log_ticks,
     marker_handle,
     new_figure,
     panel_grid,
@@ -32,9 +33,7 @@ from g2048.report.figures.style import (
     tag_series,
     thousands,
 )
-from g2048.study.naming import OBJECTIVES
-
-_OBJECTIVE_LABELS = {o.name: o.label for o in OBJECTIVES}
+from g2048.study.naming import OBJECTIVES, objective_label
 
 
 def pareto_fronts(runs: list[dict], selected: list[dict]) -> Figure:
@@ -110,56 +109,45 @@ def hypervolume(histories: dict[str, list[pd.DataFrame]]) -> Figure:
     return fig
 
 
-def step_size(history: pd.DataFrame) -> pd.Series:
-    """A CEM or CMA-ES run's step size per iteration, as a fraction of the tuning box: CMA-ES's
-    sigma, the CEM's sampling std averaged over the weights (both search the unit box)."""
-    if "sigma" in history:
-        return history["sigma"]
-    return history.filter(like="std_").mean(axis=1)
-
-
 def fitness_label(fitness: str) -> str:
     """A tuning fitness's name as an axis reads it: 'log2_max_tile' -> 'mean log2 max tile'."""
-    return _OBJECTIVE_LABELS.get(fitness, fitness.replace("_", " "))
+    return objective_label(fitness)
 
 
-def tuner_progress(runs: dict[str, dict]) -> Figure:
-    """CEM and CMA-ES runs side by side, one column per group of runs judged alike (evaluator,
-    fitness): above, the best candidate's fitness per step against the candidates evaluated so
-    far (equal games per candidate: equal cost); below, the step size; mean over seeds as a
-    line, range over seeds as a band. A run has one style in every panel. `runs` maps a run's
-    name to its `label`, evaluator, `judged_by` and its seeds' histories."""
-    columns = panels_by({name: (run["evaluator"], run["judged_by"]) for name, run in runs.items()})
-    fig = new_figure(COLUMN if len(columns) == 1 else PAGE, 4.4)
-    axes = fig.subplots(2, len(columns), squeeze=False, sharex="col")
-    shared = len(runs) <= MAX_SERIES  # one style per run across the figure
-    styles = {name: series_style(i) for i, name in enumerate(runs)}
-    handles = {}
-    for col, ((evaluator, fitness), names) in enumerate(columns):
-        top, bottom = axes[0, col], axes[1, col]
-        for k, name in enumerate(names):
-            st = styles[name] if shared else series_style(k)
-            histories = runs[name]["histories"]
-            _band(top, histories, "evaluations", "best_f", st, runs[name]["label"])
-            steps = [h.assign(step=step_size(h)) for h in histories]
-            _band(bottom, steps, "evaluations", "step", st, runs[name]["label"])
-            handles[name] = legend_handle(st, f"{runs[name]['label']}, {len(histories)} seeds")
-        top.set_title(f"{evaluator} weights")
-        top.set_ylabel(f"{fitness_label(fitness)} (best candidate)")
-        bottom.set_yscale("log")
-        log_ticks(bottom.yaxis, *sorted(bottom.get_ylim()))
-        bottom.set_ylabel("step size (fraction of the box)")
-        bottom.set_xlabel("candidates evaluated")
-        bottom.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
-        if not shared:
-            top.legend(
-                handles=[handles[n] for n in names],
-                loc="lower center",
-                bbox_to_anchor=(0.5, 1.1),
-                ncols=1,
-            )
-    if shared:
-        legend_above(fig, list(handles.values()), ncols=min(len(handles), 3))
+def tuner_progress(curves: pd.DataFrame, improving: frozenset[str] = frozenset()) -> Figure:
+    """Every weight-tuning run's incumbent on held-out games against the training games it had
+    played (`convergence.progress_curves`: one row per run and point), one panel per group of
+    runs judged alike (evaluator and measure), at most 8 runs a panel: the mean over seeds as a
+    line with a marker per point, plus or minus its standard error as a band; each run named at
+    its line's end, followed by an up arrow when it was still improving at its last step
+    (`improving`)."""
+    runs = dict.fromkeys(curves["run"])
+    first = curves.groupby("run", sort=False).first()
+    panels = panels_by({run: (first.evaluator[run], first.measure[run]) for run in runs})
+    fig, axes = panel_grid(len(panels), 2.4, 0.2)
+    ends = []
+    for ax, ((evaluator, measure), members) in zip(axes.flat, panels, strict=False):
+        points, colors = [], []
+        for i, run in enumerate(members):
+            st = series_style(i)
+            curve = curves[curves["run"] == run].sort_values("training_games")
+            x, mean, se = curve["training_games"], curve["mean"], curve["se"]
+            (line,) = ax.plot(x, mean, **st.line(markersize=3))
+            tag_series(line, run)
+            ax.fill_between(x, mean - se, mean + se, alpha=0.18, color=st.color, linewidth=0)
+            points.append((float(x.iloc[-1]), float(mean.iloc[-1])))
+            colors.append(st.color)
+        names = [f"{run} \u2191" if run in improving else run for run in members]
+        ends.append((ax, points, names, colors))
+        seeds = int(curves.loc[curves["run"].isin(members), "seeds"].max())
+        ax.set_title(f"{evaluator} weights ({seeds} seeds)")
+        ax.set_xlabel("training games played")
+        ax.xaxis.set_major_formatter(FuncFormatter(thousands))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        ax.set_ylabel(f"{fitness_label(measure)}, held-out")
+        if curves.loc[curves["run"].isin(members), "mean"].abs().max() >= 1000:
+            ax.yaxis.set_major_formatter(FuncFormatter(thousands))
+    label_line_ends(ends)
     return fig
 
 
