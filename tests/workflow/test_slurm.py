@@ -47,12 +47,14 @@ def cluster() -> None:
 
 
 # One target (and so every job it needs) per rule that plays games: tuning and training (two
-# seeds each, their picks), a validation, a transfer and two benchmark rows, each in its shards.
+# seeds each, their picks), a run's held-out progress, a validation, a transfer and two
+# benchmark rows, each in its shards.
 # The whole smoke study's 70 cluster jobs would add nothing but minutes: the same rules, the
 # same profile, more often.
 TARGETS = (
     "results/benchmark/balanced-d2.csv",
     "results/benchmark/ntuple-d1.csv",
+    "results/tune/nsga2/seed1_progress.csv",
     "results/validate/hand-classic4.csv",
     "results/transfer/nneonneo/depth1.csv",
 )
@@ -80,7 +82,7 @@ def cluster_jobs(dry_run_summary: str) -> int:
     """Jobs of the rules that play games (the others are localrules), from the job counts
     of `snakemake -n --quiet rules`."""
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", dry_run_summary, flags=re.M))
-    rules = ("tune", "train", "validate", "transfer", "benchmark_shard")
+    rules = ("tune", "train", "progress", "validate", "transfer", "benchmark_shard")
     return sum(int(counts[rule]) for rule in rules)
 
 

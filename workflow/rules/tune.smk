@@ -36,7 +36,8 @@ rule progress:
         "benchmarks/progress/{run}/seed{seed}.tsv"
     wildcard_constraints:
         run="|".join(WEIGHT_RUNS),
-    threads: config["threads"]
+    # a few hundred short games: mostly the job's start, so two jobs share two cores
+    threads: 1
     resources:
         mem_mb=1000,
         runtime=60,
