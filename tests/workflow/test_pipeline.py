@@ -26,10 +26,11 @@ from workflow_runs import (
 
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
+from g2048.study.config import load_config, run_names, run_record
 from g2048.study.digests import verify
 from g2048.study.hashes import file_sha256
 from g2048.study.provenance import environment
-from g2048.study.results import read_json, write_json
+from g2048.study.results import read_json, read_tune, write_json
 
 VALIDATION = "results/tables/validation.csv"
 HASHES = "results/provenance/hashes"
@@ -100,6 +101,21 @@ def test_tuning_table_has_one_row_per_run_and_seed(smoke: Path) -> None:
     assert networks.weights.tolist() == ["results/tune/td/seed1.npz", "results/tune/td/seed2.npz"]
 
 
+def test_every_run_records_the_settings_its_config_file_gives(smoke: Path) -> None:
+    """What ran is config/smoke.yaml as checked, alone (a --configfile replaces the default):
+    every tuning result records its run's settings from that file with its defaults filled
+    in, td's lambda (0.5, which the default study also sets) included."""
+    config = load_config(smoke / "config" / "smoke.yaml")
+    for run in run_names(config):
+        for seed in config["tune"]["seeds"]:
+            path = smoke / "results" / "tune" / run / f"seed{seed}.json"
+            result = read_tune(path, run_record(config, run), seed)  # refuses other settings
+            assert result["settings"] == run_record(config, run)["settings"]
+    td = read_json(smoke / "results" / "tune" / "td" / "seed1.json")["settings"]
+    assert td["lambda"] == config["tune"]["td"]["lambda"] == 0.5
+    assert td["network"] == config["tune"]["td"]["network"] == "lines4x2"
+
+
 def test_transfer_table_pairs_every_set_and_depth_with_the_reference(smoke: Path) -> None:
     df = table(smoke, "transfer")
     sets = ["tuned-nsga2", "tuned-cem", "tuned-cmaes", "tuned-random-search", "hand-classic4",
@@ -168,7 +184,7 @@ def test_results_match_the_committed_smoke_digests(smoke: Path) -> None:
 
 def test_every_game_job_records_its_environment(smoke: Path) -> None:
     provenance = smoke / "results" / "provenance"
-    records = sorted(p for p in provenance.rglob("*.json") if not p.is_relative_to(HASHES))
+    records = sorted(p for p in provenance.rglob("*.json") if not p.is_relative_to(smoke / HASHES))
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
