@@ -641,9 +641,10 @@ def test_play_checks_a_network_and_a_pick_against_what_their_run_recorded(
     for weights in ("results/tune/td/seed1.npz", str(pick)):
         assert main([*net, weights]) == 0
     ntuple.save_network(tune / "seed1.npz", ntuple.Network("lines4x2", lut * 2))  # replaced
-    for weights in ("results/tune/td/seed1.npz", str(pick)):
+    watch = ["watch", "--agent", "greedy", "--evaluator", "ntuple", "--weights"]
+    for args in ([*net, "results/tune/td/seed1.npz"], [*net, str(pick)], [*watch, str(pick)]):
         with pytest.raises(SystemExit):
-            main([*net, weights])
+            main(args)
         err = capsys.readouterr().err
         assert "error: results/tune/td/seed1.npz: its weights' SHA-256 is " in err
         assert "as its training run recorded in results/tune/td/seed1.json: replaced" in err

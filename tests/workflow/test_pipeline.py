@@ -26,11 +26,14 @@ from workflow_runs import (
 
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
+from g2048.study.config import load_config, run_names, run_record
 from g2048.study.digests import verify
+from g2048.study.hashes import file_sha256
 from g2048.study.provenance import environment
-from g2048.study.results import read_json, write_json
+from g2048.study.results import read_json, read_tune, write_json
 
 VALIDATION = "results/tables/validation.csv"
+HASHES = "results/provenance/hashes"
 
 pytestmark = pytest.mark.slow  # the smoke study end to end: `make test-fast` leaves it out
 
@@ -96,6 +99,21 @@ def test_tuning_table_has_one_row_per_run_and_seed(smoke: Path) -> None:
     networks = df[df.method == "td"]
     assert (networks.evaluator == "ntuple").all()
     assert networks.weights.tolist() == ["results/tune/td/seed1.npz", "results/tune/td/seed2.npz"]
+
+
+def test_every_run_records_the_settings_its_config_file_gives(smoke: Path) -> None:
+    """What ran is config/smoke.yaml as checked, alone (a --configfile replaces the default):
+    every tuning result records its run's settings from that file with its defaults filled
+    in, td's lambda (0.5, which the default study also sets) included."""
+    config = load_config(smoke / "config" / "smoke.yaml")
+    for run in run_names(config):
+        for seed in config["tune"]["seeds"]:
+            path = smoke / "results" / "tune" / run / f"seed{seed}.json"
+            result = read_tune(path, run_record(config, run), seed)  # refuses other settings
+            assert result["settings"] == run_record(config, run)["settings"]
+    td = read_json(smoke / "results" / "tune" / "td" / "seed1.json")["settings"]
+    assert td["lambda"] == config["tune"]["td"]["lambda"] == 0.5
+    assert td["network"] == config["tune"]["td"]["network"] == "lines4x2"
 
 
 def test_transfer_table_pairs_every_set_and_depth_with_the_reference(smoke: Path) -> None:
@@ -184,7 +202,8 @@ def test_results_match_the_committed_smoke_digests(smoke: Path) -> None:
 
 
 def test_every_game_job_records_its_environment(smoke: Path) -> None:
-    records = sorted((smoke / "results" / "provenance").rglob("*.json"))
+    provenance = smoke / "results" / "provenance"
+    records = sorted(p for p in provenance.rglob("*.json") if not p.is_relative_to(smoke / HASHES))
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
@@ -196,6 +215,78 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     for name in ("benchmark", "validation", "tuning", "progress", "learned"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()
         assert text.rstrip().endswith(f"on {environment()['cpu']} ({len(jobs)} jobs).")
+
+
+def test_every_result_file_is_recorded_by_the_job_that_wrote_it(smoke: Path) -> None:
+    """Every job records the SHA-256 of each of its outputs (g2048.study.hashes): every file
+    under results/ but the records themselves is in one record, with its bytes' SHA-256."""
+    recorded = {}
+    for record in (smoke / HASHES).rglob("*.json"):
+        recorded.update(read_json(record)["outputs"])
+    files = {
+        p.relative_to(smoke).as_posix()
+        for p in (smoke / "results").rglob("*")
+        if p.is_file() and not p.is_relative_to(smoke / HASHES)
+    }
+    assert files == set(recorded)
+    assert all(file_sha256(smoke / name) == digest for name, digest in recorded.items())
+
+
+def _records_of(where: Path, victim: str) -> Path:
+    """The hash record that names results/`victim`."""
+    records = (where / HASHES).rglob("*.json")
+    return next(p for p in records if f"results/{victim}" in read_json(p)["outputs"])
+
+
+def _replace_keeping_time(path: Path, data: bytes) -> None:
+    """`path` replaced by `data` with its old modification time (as `touch -r` and `mv` do)."""
+    times = path.stat()
+    other = path.with_name(path.name + ".new")
+    other.write_bytes(data)
+    os.utime(other, ns=(times.st_atime_ns, times.st_mtime_ns))
+    other.replace(path)
+
+
+def test_a_file_replaced_keeping_its_old_time_is_refused_before_any_job(
+    smoke: Path, tmp_path: Path
+) -> None:
+    """Snakemake goes by modification times: a result file replaced keeping its old one reran
+    nothing. Every snakemake command first compares each recorded result file with the SHA-256
+    its job recorded: an untouched tree passes, a replaced file (a network that jobs read, a
+    table that none reads) stops the run before any job, in one line naming it; deleted, as the
+    line says, it is rebuilt byte for byte."""
+    where = tmp_path / "replaced-in-time"
+    shutil.copytree(smoke, where, symlinks=True)
+    untouched = snakemake(where, "--cores", "2")
+    assert untouched.returncode == 0, untouched.stderr[-3000:]
+    assert "Nothing to be done" in untouched.stdout + untouched.stderr
+    results = where / "results"
+    table = results / "tables" / "validation.csv"
+    for victim, data in (
+        ("tune/td/seed1.npz", (results / "tune" / "td" / "seed2.npz").read_bytes()),
+        ("tables/validation.csv", table.read_bytes().replace(b"cem", b"cma", 1)),
+    ):
+        original = (results / victim).read_bytes()
+        _replace_keeping_time(results / victim, data)
+        for args in (("-n",), ("--cores", "2")):
+            run = snakemake(where, *args)
+            assert run.returncode != 0
+            lines = [line for line in run.stderr.splitlines() if "result file" in line]
+            now, was = file_sha256(results / victim), file_sha256(smoke / "results" / victim)
+            record = _records_of(where, victim).relative_to(where)
+            assert lines == [
+                f"result file results/{victim}: its SHA-256 is {now[:16]}..., not {was[:16]}"
+                f"... as the job that wrote it recorded in {record}: it was changed or replaced "
+                "after its job wrote it (Snakemake, which goes by modification times, would "
+                "rerun nothing for a file replaced keeping its old time); delete it and run the "
+                "same snakemake command again: it is rebuilt, with everything made from it"
+            ], run.stderr[-3000:]
+            assert "Traceback" not in run.stderr and "Job stats" not in run.stdout
+        _replace_keeping_time(results / victim, original)
+    table.unlink()
+    rerun = snakemake(where, "--cores", "2")
+    assert rerun.returncode == 0, rerun.stderr[-4000:]
+    assert_same_results(smoke, where)
 
 
 def test_figures_are_valid_images(smoke: Path) -> None:
@@ -359,10 +450,18 @@ def test_a_damaged_result_file_stops_its_consumers_naming_it(
     damage,
     fault: str,  # noqa: ANN001
 ) -> None:
+    """Each damage is refused before any job by the check of recorded hashes, naming the file;
+    and by the jobs that read the file where no record names it (made before records were
+    kept, or its record deleted)."""
     where = tmp_path / "damaged"
     shutil.copytree(smoke, where, symlinks=True)
     tables = {p: p.read_bytes() for p in (where / "results" / "tables").glob("*.csv")}
     damage(where / "results" / victim)
+    dry = snakemake(where, "-n")
+    assert dry.returncode != 0
+    assert f"result file results/{victim}: its SHA-256 is " in dry.stderr, dry.stderr[-3000:]
+    assert "Traceback" not in dry.stderr and "Job stats" not in dry.stdout
+    _records_of(where, victim).unlink()
     run = snakemake(where, "--cores", "2")
     assert run.returncode != 0
     assert f"result file results/{victim}: " in run.stderr, run.stderr[-3000:]
@@ -384,6 +483,9 @@ def test_a_replaced_network_reruns_its_consumers_and_its_rebuild_restores_them(
     shutil.copytree(smoke, where, symlinks=True)
     network = where / "results" / "tune" / "td" / "seed1.npz"
     shutil.copy(where / "results" / "tune" / "td" / "seed2.npz", network)
+    dry = snakemake(where, "--cores", "2", "-n")  # refused by its recorded hash, as above
+    assert "result file results/tune/td/seed1.npz: its SHA-256 is " in dry.stderr
+    _records_of(where, "tune/td/seed1.npz").unlink()  # the jobs that read it check it too
     dry = snakemake(where, "--cores", "2", "-n")
     assert dry.returncode == 0, dry.stderr[-3000:]
     assert "validate/td-s1.csv" in dry.stdout and "benchmark/ntuple-d1/shard0.csv" in dry.stdout

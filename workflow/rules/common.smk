@@ -5,6 +5,7 @@ from pathlib import Path
 import g2048
 from g2048.report import replicates
 from g2048.study import config as study
+from g2048.study.hashes import check_results
 from g2048.study.naming import (
     candidate_name,
     network_file,
@@ -12,6 +13,7 @@ from g2048.study.naming import (
     parse_weights,
     transfer_name,
 )
+from g2048.study.progress import ReportedError
 
 # Every job computes alike on every x86-64 CPU. numpy's AVX-512 exp, log and pow (Intel's SVML,
 # up to 4 ULP off) and OpenBLAS's per-CPU kernels change the last bits of CMA-ES's arithmetic
@@ -34,6 +36,15 @@ try:
     study.use_checked(config, CONFIG_FILE, CHECKED_CONFIG)
 except study.ConfigError as exc:
     sys.exit(str(exc))
+
+# Every result file a job recorded is the file it wrote (g2048.study.hashes): checked by every
+# snakemake command before anything runs, but in the job processes a cluster starts (which
+# parse this file too, while other jobs write).
+if not (workflow.remote_exec or workflow.subprocess_exec):
+    try:
+        check_results()
+    except ReportedError as exc:
+        sys.exit(str(exc))
 
 # Changing the package's code re-runs the jobs that depend on it: the jobs that compute results
 # (play, select, merge) on a digest of all but the presentation layers (report, cli), the

@@ -1,14 +1,14 @@
 """Snakemake adapter: one shard of one benchmark entry's games."""
 
 from g2048.study.config import shard_range
+from g2048.study.hashes import job_log
 from g2048.study.naming import parse_weights
-from g2048.study.progress import script_log
 from g2048.study.provenance import write_record
 from g2048.study.results import write_csv
 from g2048.study.stages import benchmark_seeds, play_weight_set, tuned_weights
 
 sm = snakemake  # noqa: F821
-log = script_log(sm.log[0])
+log = job_log(sm)
 write_record(sm.output.provenance, sm.output.games)
 entry = sm.params.entry
 spec = parse_weights(entry.get("weights"))

@@ -13,13 +13,13 @@ from g2048.report.claims import (
     switching_gains,
 )
 from g2048.report.tables import html_page
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 table = pd.read_csv(sm.input.benchmark)
 paths = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
 pairs = [tuple(pair) for pair in sm.params.pairs]

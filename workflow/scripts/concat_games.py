@@ -2,12 +2,12 @@
 
 import pandas as pd
 
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.results import write_csv
 from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 p = sm.params
 shards = [
     benchmark_games(path, p.study_seed, p.games, p.shards, shard)

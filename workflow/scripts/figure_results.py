@@ -4,12 +4,12 @@ wide and one column wide)."""
 import pandas as pd
 
 from g2048.report import figures
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 validation = pd.read_csv(sm.input.validation)
 games = {
     c: validation_games(p, sm.params.study_seed, sm.params.games)

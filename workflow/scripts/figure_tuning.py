@@ -3,12 +3,12 @@ weight-tuning run's held-out progress, and TD learning curves."""
 
 from g2048.report import figures
 from g2048.report.convergence import IMPROVING, progress_curves, progress_table
+from g2048.study.hashes import job_log
 from g2048.study.methods import get_method
-from g2048.study.progress import script_log
 from g2048.study.results import read_history, read_progress, read_selection, read_tune
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 records = [(sm.params.records[name], seed) for name, seed in sm.params.jobs]
 runs = [read_tune(p, *r) for p, r in zip(sm.input.runs, records, strict=True)]
 selected = [read_selection(p, *r) for p, r in zip(sm.input.selected, records, strict=True)]

@@ -5,12 +5,12 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.report.findings import findings_page
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 tables = {Path(path).stem: pd.read_csv(path) for path in sm.input.tables}
 page = findings_page(tables, footer(read_json(sm.input.provenance)))
 Path(sm.output[0]).write_text(page)

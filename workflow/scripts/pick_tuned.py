@@ -1,12 +1,12 @@
 """Snakemake adapter: of one run's tuning seeds, the selection worth most on the run's selection
 games (never on validation's or the benchmark's test games)."""
 
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.results import read_selection, write_json
 from g2048.study.stages import pick_tuned
 
 sm = snakemake  # noqa: F821
-log = script_log(sm.log[0])
+log = job_log(sm)
 record = sm.params.record
 selected = [
     read_selection(p, record, seed)

@@ -1,13 +1,13 @@
 """Snakemake adapter: one weight-tuning run's incumbents, at evenly spaced steps, on the held-out
 progress games (monitoring, not part of the run's budget)."""
 
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import write_record
 from g2048.study.results import read_tune, write_csv
 from g2048.study.stages import held_out_progress
 
 sm = snakemake  # noqa: F821
-log = script_log(sm.log[0])
+log = job_log(sm)
 write_record(sm.output.provenance, sm.output.progress)
 record, seed = sm.params.record, int(sm.wildcards.seed)
 read_tune(sm.input.result, record, seed)  # the run the config names, or a ResultFileError

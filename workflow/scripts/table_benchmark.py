@@ -1,13 +1,13 @@
 """Snakemake adapter: the benchmark table."""
 
 from g2048.report.tables import benchmark_table, write_table
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 entries = sm.params.entries
 games = {
     e["name"]: benchmark_games(p, sm.params.study_seed, e["games"])

@@ -1,13 +1,13 @@
 """Snakemake adapter: the learned network against the heuristics, paired on common seeds."""
 
 from g2048.report.tables import holm_note, learned_table, write_table
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import benchmark_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 paths = {e["name"]: p for e, p in zip(sm.params.entries, sm.input.games, strict=True)}
 sizes = {e["name"]: e["games"] for e in sm.params.entries}
 games = {

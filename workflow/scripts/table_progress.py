@@ -3,12 +3,12 @@ still improving at their last step named."""
 
 from g2048.report.convergence import progress_table
 from g2048.report.tables import write_table
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json, read_progress
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 frames = [
     read_progress(path, run, seed)
     for path, (run, seed) in zip(sm.input.progress, sm.params.jobs, strict=True)

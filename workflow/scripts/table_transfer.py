@@ -3,13 +3,13 @@ and baseline at each depth, paired against the reference, Holm-corrected)."""
 
 from g2048.report import figures
 from g2048.report.tables import holm_note, transfer_table, write_table
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 games = {
     (name, depth): validation_games(p, sm.params.study_seed, sm.params.games)
     for (name, depth), p in zip(sm.params.sets, sm.input.games, strict=True)

@@ -4,13 +4,13 @@ validation score, cost)."""
 import pandas as pd
 
 from g2048.report.tables import tuning_table, write_table
+from g2048.study.hashes import job_log
 from g2048.study.naming import candidate_name
-from g2048.study.progress import script_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json, read_selection, read_tune
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 validation = pd.read_csv(sm.input.validation).set_index("name")["score_mean"]
 runs = []
 for selected, tuned, (name, seed) in zip(

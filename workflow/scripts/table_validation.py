@@ -1,13 +1,13 @@
 """Snakemake adapter: the validation table (paired against the reference weight set)."""
 
 from g2048.report.tables import holm_note, validation_table, write_table
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 
 sm = snakemake  # noqa: F821
-script_log(sm.log[0])
+job_log(sm)
 games = {
     c: validation_games(p, sm.params.study_seed, sm.params.games)
     for c, p in zip(sm.params.candidates, sm.input.games, strict=True)

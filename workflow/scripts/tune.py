@@ -3,13 +3,13 @@ resumes from its checkpoint."""
 
 from pathlib import Path
 
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import write_record
 from g2048.study.results import write_csv, write_json
 from g2048.study.stages import tune
 
 sm = snakemake  # noqa: F821
-log = script_log(sm.log[0])
+log = job_log(sm)
 write_record(sm.output.provenance, sm.output.result)
 checkpoint = Path(sm.params.checkpoint)
 checkpoint.parent.mkdir(parents=True, exist_ok=True)

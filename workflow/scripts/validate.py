@@ -2,13 +2,13 @@
 validation's depth or at one of the depth-transfer validation's, or the game its run was tuned
 in (the test stage)."""
 
-from g2048.study.progress import script_log
+from g2048.study.hashes import job_log
 from g2048.study.provenance import write_record
 from g2048.study.results import write_csv
 from g2048.study.stages import play_weight_set, tuned_weights, validation_seeds
 
 sm = snakemake  # noqa: F821
-log = script_log(sm.log[0])
+log = job_log(sm)
 write_record(sm.output.provenance, sm.output.games)
 name = sm.params.name
 if hasattr(sm.input, "selected"):  # tuned weights (a seed's, or a run's pick), not a baseline
