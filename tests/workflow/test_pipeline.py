@@ -115,7 +115,13 @@ def test_transfer_table_pairs_every_set_and_depth_with_the_reference(smoke: Path
 
 
 def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: Path) -> None:
-    df = table(smoke, "learned")
+    every = table(smoke, "comparisons")
+    df = every[every.network.notna()].rename(
+        columns={"first": "network", "second": "heuristic", "first_score": "network_score",
+                 "second_score": "heuristic_score"}
+    )  # fmt: skip
+    assert len(every) - len(df) == 1  # the 1 ms rows ranked: one pair not already a network's
+    assert set(every.test) == {"paired t"}
     assert list(zip(df.network, df.heuristic, strict=True)) == [
         ("ntuple-d1", "greedy"), ("ntuple-d1", "nneonneo-d1"), ("ntuple-d2", "nneonneo-d2"),
         ("ntuple-1ms", "expectimax-1ms"),
@@ -174,7 +180,7 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     # numpy on its AVX2 paths in every job, whatever this CPU has (workflow/rules/common.smk)
     assert "X86_V4" not in summary["environments"][0]["environment"]["numpy_simd"]
-    for name in ("benchmark", "validation", "tuning", "learned"):
+    for name in ("benchmark", "validation", "tuning", "comparisons"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()
         assert text.rstrip().endswith(f"on {environment()['cpu']} ({len(jobs)} jobs).")
 
@@ -194,7 +200,7 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     html = (smoke / "report.html").read_text()
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
     outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
-    tables = ("benchmark", "validation", "tuning", "learned", "transfer")
+    tables = ("benchmark", "validation", "tuning", "comparisons", "transfer")
     outputs += [f"{t}.{ext}" for t in tables for ext in ("md", "html")]
     outputs += ["claims.md", "claims.html"]
     assert all(name in html for name in outputs)

@@ -83,6 +83,7 @@ rule table_methods:
         candidates=CANDIDATES,
         runs=replicates.tuned_runs(config),
         baselines=replicates.evaluator_baselines(config),
+        target=config["validate"]["target_difference"],
         games=config["validate"]["games"],
         study_seed=config["study_seed"],
         code=CODE,
@@ -136,6 +137,11 @@ rule table_transfer:
             caption="../report/depth_transfer.rst",
             category="Validation",
         ),
+        report(
+            multiext("results/tables/transfer_leaders", ".csv", ".md", ".tex", ".html"),
+            caption="../report/transfer_leaders.rst",
+            category="Tables",
+        ),
     log:
         "logs/aggregate/table_transfer.log",
     benchmark:
@@ -154,20 +160,20 @@ rule table_transfer:
         "../scripts/table_transfer.py"
 
 
-rule table_learned:
+rule table_comparisons:
     input:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
         provenance="results/provenance/summary.json",
     output:
         report(
-            multiext("results/tables/learned", ".csv", ".md", ".tex", ".html"),
-            caption="../report/learned.rst",
+            multiext("results/tables/comparisons", ".csv", ".md", ".tex", ".html"),
+            caption="../report/comparisons.rst",
             category="Tables",
         ),
     log:
-        "logs/aggregate/table_learned.log",
+        "logs/aggregate/table_comparisons.log",
     benchmark:
-        "benchmarks/aggregate/table_learned.tsv"
+        "benchmarks/aggregate/table_comparisons.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -175,10 +181,11 @@ rule table_learned:
     params:
         entries=config["benchmark"]["entries"],
         pairs=study.network_pairs(config),
+        budgets=budget_groups(config["benchmark"]["entries"]),
         study_seed=config["study_seed"],
         code=CODE,
     script:
-        "../scripts/table_learned.py"
+        "../scripts/table_comparisons.py"
 
 
 rule table_tuning:
@@ -213,6 +220,8 @@ rule table_tuning:
 rule claims:
     input:
         benchmark="results/tables/benchmark.csv",
+        methods="results/tables/methods.csv",
+        method_pairs="results/tables/method_pairs.csv",
         provenance="results/provenance/summary.json",
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:
@@ -242,8 +251,8 @@ rule findings:
     input:
         tables=expand(
             "results/tables/{t}.csv",
-            t=["benchmark", "methods", "method_pairs", "tuning", "learned", "claims"]
-            + (["transfer"] if TRANSFER_SETS else []),
+            t=["benchmark", "methods", "method_pairs", "tuning", "comparisons", "claims"]
+            + (["transfer", "transfer_leaders"] if TRANSFER_SETS else []),
         ),
         provenance="results/provenance/summary.json",
     output:

@@ -30,7 +30,8 @@ games = {
     for name in {name for pair in pairs for name in pair} | asked
 }
 extra = switching_gains(pairs, games) | game_measurements(sm.params.entries, games)
-claims = claims_table(table, sm.params.entries, extra, games)
+methods, method_pairs = pd.read_csv(sm.input.methods), pd.read_csv(sm.input.method_pairs)
+claims = claims_table(table, sm.params.entries, extra, methods, method_pairs)
 title = "The source documents' claims and what this study measured"
 made_by = footer(read_json(sm.input.provenance))
 Path(sm.output[0]).write_text(claims_page(claims, title, made_by))
