@@ -132,16 +132,24 @@ def _counted(verdicts: list[str], mdds: list[float]) -> str:
     return ", ".join(parts)
 
 
+def _controls(methods: pd.DataFrame) -> pd.Series:
+    """Which rows of the methods table are the control (random search), not a tuner."""
+    if "control" not in methods:
+        return pd.Series(False, index=methods.index)
+    return methods["control"].astype(bool)
+
+
+def _tuned(methods: pd.DataFrame) -> pd.DataFrame:
+    """The methods table's tuned runs set against a baseline (the control's rows aside)."""
+    based = methods["baseline"].apply(lambda b: isinstance(b, str))
+    return methods[~_controls(methods) & based]
+
+
 def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     """The tuning question answered in two sentences, from the same tests as the rows below:
     the tuned runs against their evaluator's hand-set or published baseline, and the tuners
     against the control (random search at the same budget) on the same evaluator."""
-    control = (
-        methods["control"].astype(bool)
-        if "control" in methods
-        else pd.Series(False, index=methods.index)
-    )
-    tuned = methods[~control & methods["baseline"].apply(lambda b: isinstance(b, str))]
+    control, tuned = _controls(methods), _tuned(methods)
     out = []
     if len(tuned):
         verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
@@ -325,9 +333,10 @@ def claim_findings(claims: pd.DataFrame) -> list[str]:
     ]
 
 
-def _scale(tuning: pd.DataFrame, run: str) -> str:
-    """How many games a run played per seed (the tuning table's `games_played`)."""
-    rows = tuning[tuning.run == run] if "games_played" in tuning else tuning.iloc[:0]
+def _scale(tuning: pd.DataFrame, column: str, value: str) -> str:
+    """How many games the tuning table's rows whose `column` is `value` (a run, an evaluator)
+    played per seed (`games_played`): one number, or the range; "" without such rows."""
+    rows = tuning[tuning[column] == value] if "games_played" in tuning else tuning.iloc[:0]
     if rows.empty:
         return ""
     low, high = rows.games_played.min(), rows.games_played.max()
@@ -341,8 +350,9 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
     out = []
     benchmark, comparisons = tables["benchmark"], tables["comparisons"]
     rows = benchmark.set_index("name")
-    leads = []
+    leads, timed = [], False
     for budget, names in budget_ranks(benchmark, comparisons).items():
+        timed |= bool(rows.loc[names, "timed"].astype(bool).any())
         c = _pair(comparisons, names[0], names[1])
         r = rows.loc[names[0]]
         reading = (
@@ -359,17 +369,18 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
         out.append(
             "**The best search for its cost.** Under each budget the strongest row: "
             + "; ".join(leads)
-            + ". Timed budgets are this machine's (the footer names its CPU). "
+            + (". Timed budgets are this machine's (the footer names its CPU)" if timed else "")
+            + ". "
             + published_context()
             + "."
         )
     methods, tuning = tables.get("methods"), tables.get("tuning", pd.DataFrame())
     if methods is not None:
-        control = methods["control"].astype(bool) if "control" in methods else False
-        tuned = methods[~control & methods["baseline"].apply(lambda b: isinstance(b, str))]
+        tuned = _tuned(methods)
         if len(tuned):
             verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
-            budgets = [f"{m} {_scale(tuning, m)}" for m in tuned.run if _scale(tuning, m)]
+            scales = {run: _scale(tuning, "run", run) for run in tuned.run}
+            budgets = [f"{run} {games}" for run, games in scales.items() if games]
             played = f"; games played per seed in tuning: {', '.join(budgets)}" if budgets else ""
             out.append(
                 f"**Evolutionary against hand tuning.** Against their evaluator's hand-set or "
@@ -384,7 +395,7 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
         gains = network["diff"] * sign
         verdicts = _verdicts(gains, network.holm_pvalue)
         close = network.iloc[int(np.argmin(gains))]
-        trained = _scale(tuning, "td")
+        trained = _scale(tuning, "evaluator", rows.loc[close.network, "evaluator"])
         scale = f"a network trained on {trained} games per seed; " if trained else ""
         out.append(
             f"**Heuristics against the learned network.** On common games with the same "

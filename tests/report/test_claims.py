@@ -58,9 +58,19 @@ def test_the_sources_own_error_widens_the_measured_interval() -> None:
     own = source_interval(claim, sd=200.0)
     half = 2.045 * 200 / 30**0.5  # t(0.975, 29) x sd / sqrt(30)
     assert own == pytest.approx((1000 - half, 1000 + half), rel=1e-3)
-    measured = (1200.0, 1160.0, 1240.0)
+    # 120 below the band's top (1 250) with a half-width of 100: held on its own; widened by
+    # the source's 74.7 (sqrt(100^2 + 74.7^2) = 125 > 120) no longer, but the source's error
+    # leaves room (74.7 x 1.43 < 120), so more of our games settle it: 100 games x 100^2 /
+    # ((120 / 1.43)^2 - 74.7^2) = 681
+    measured = (1130.0, 1030.0, 1230.0)
     assert judge(measured, claim, 100) == "held"
-    assert judge(measured, claim, 100, own).startswith("needs ")
+    assert judge(measured, claim, 100, own) == "needs 681 games"
+    # 1 200: 50 from the top, less than the source's own 74.7 x 1.43 needs
+    near = (1200.0, 1160.0, 1240.0)
+    assert judge(near, claim, 100) == "held"
+    assert judge(near, claim, 100, own) == (
+        "cannot be judged: the source's 30 games leave too wide a margin"
+    )
     few = about_claim("s", "t", about("ovolve", name="random"), "score_mean", 1000, 2)
     assert judge(measured, few, 100, source_interval(few, 200.0)).startswith("cannot be judged")
     rate = about_claim("s", "t", about("ovolve", name="random"), "reach_2048", 0.22, 50)

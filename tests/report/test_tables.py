@@ -12,6 +12,7 @@ from g2048.report.tables import (
     comparison_table,
     describe_agent,
     holm_note,
+    leader_table,
     moves_gain,
     summary_row,
     transfer_table,
@@ -142,3 +143,20 @@ def test_comparisons_test_each_pair_once_and_correct_timed_pairs_apart() -> None
     assert plain.holm_pvalue.tolist() == pytest.approx(holm(plain.t_pvalue).tolist(), nan_ok=True)
     assert "timed False: 2, timed True: 2" in holm_note(out, "pairs", by="timed")
     assert comparison_table([], {}, entries).empty  # no network rows, no budgets: empty
+
+
+def test_leader_table_tests_the_top_set_against_the_runner_up_once_per_group() -> None:
+    """Per group the highest mean against the next by `compare` (paired: the same games), with
+    Holm over the groups; a group of one set has no order to test."""
+    base = games([100, 200, 300, 400], [256] * 4)
+    sets = {"a": base, "b": base.assign(score=base.score + [30, 50, 20, 40]),
+            "c": base.assign(score=base.score + [5, -5, 10, 0])}  # fmt: skip
+    groups = {"depth 2": sets, "depth 3": {"a": base, "c": sets["c"]}, "depth 4": {"a": base}}
+    out = leader_table(groups)
+    assert out.group.tolist() == ["depth 2", "depth 3"]
+    assert out[["first", "second"]].values.tolist() == [["b", "c"], ["c", "a"]]
+    assert set(out.test) == {"paired t"} and out.games.tolist() == [4, 4]
+    assert out["diff"].tolist() == pytest.approx([32.5, 2.5])
+    assert out.first_score.tolist() == pytest.approx([285.0, 252.5])
+    assert out.holm_pvalue.tolist() == pytest.approx(holm(out.t_pvalue).tolist())
+    assert out.diff_low[0] < 32.5 < out.diff_high[0] and "mdd" in out
