@@ -426,15 +426,10 @@ def claims_table(
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def rule() -> str:
-    """How the claims table's verdicts are read, for its page."""
-    return RULE
-
-
 def claims_page(claims: pd.DataFrame, title: str, footer: str) -> str:
     """The claims table as a Markdown page: its title, the rule of its verdicts, the table and
     `footer`."""
-    return f"# {title}\n\n{rule()}\n\n{claims.to_markdown(index=False)}\n\n{footer}\n"
+    return f"# {title}\n\n{RULE}\n\n{claims.to_markdown(index=False)}\n\n{footer}\n"
 
 
 def switching_gains(
