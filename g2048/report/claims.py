@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import stats
 
 from g2048.agents import AgentConfig
-from g2048.report.stats import ALPHA, POWER, median_ci, wilson_ci
+from g2048.report.stats import ALPHA, POWER, mean_ci, median_ci, wilson_ci
 from g2048.report.tables import moves_gain, number
 
 REL_TOLERANCE = 0.25  # a claim "about V" is held inside V +- 25% ...
@@ -48,7 +48,11 @@ RULE = (
     "how). Questions are the methods tables' comparisons of tuning runs, read from them with "
     "their test, their Holm-adjusted interval and p-value (Holm over the rows of the table "
     "they come from, named in the note), as the findings' tuning section gives them: a side "
-    f"is higher or lower when that p-value is below {ALPHA:g}."
+    f"is higher or lower when that p-value is below {ALPHA:g}. For each claim measured higher "
+    "or lower than claimed, `source's program` says whether the source's own program, run as "
+    "published on a few games (its search in a seeded game loop of ours: "
+    "tests/oracles/play_sources.py, its games in workflow/resources/source_games.csv), "
+    "reproduces the claim, judged by the same rule; or why it cannot be run."
 )
 
 
@@ -201,6 +205,73 @@ QUESTIONS: tuple[Question, ...] = (
              "cem-noisy", "cem"),
     Question("source 003, 八", "CMA-ES vs source 003's CEM at equal games (cem8)", "cmaes", "cem"),
 )  # fmt: skip
+
+
+_S004_UNTRANSCRIBED = (
+    "not run: its {} is published but not transcribed under tests/oracles (only Game2048, "
+    "BoardEncoder and ExpectimaxAI are)"
+)
+_S001_WEIGHTS = "not run: its program holds the final weights only (evaluate's constants)"
+PROGRAMS: dict[Row, str] = {
+    about("ovolve", name="greedy"): "source004-d1",
+    about("ovolve", name="expectimax", depth=3): "source004-d3",
+    about("ovolve", name="expectimax", depth=5): "source004-d5",
+    about("ovolve", name="montecarlo", rollouts=100): _S004_UNTRANSCRIBED.format("MonteCarloAI"),
+    about("ovolve", name="montecarlo", rollouts=1000): _S004_UNTRANSCRIBED.format("MonteCarloAI"),
+    about("ovolve", name="hybrid", depth=3): _S004_UNTRANSCRIBED.format("HybridAI"),
+    about("ovolve", name="hybrid", depth=4): _S004_UNTRANSCRIBED.format("HybridAI"),
+    about("classic4", _FINAL, name="expectimax", depth=3): "source001-d3",
+    about("classic4", _FINAL, name="expectimax", depth=4): "source001-d4",
+    about("classic4", _FINAL, name="expectimax", depth=5): "source001-d5",
+    about("classic4", (1.0, 1.0, 0.1, 0.0), name="expectimax", depth=4): _S001_WEIGHTS,
+    about("classic4", (4.0, 1.0, 0.3, 1.0), name="expectimax", depth=4): _S001_WEIGHTS,
+    about("cem8", "tuned:cem", 800, name="greedy"): (
+        "not run: its Train does not compile as published (it assigns CrossEntropyTuner's "
+        "private mu), and the weights it tuned are not published"
+    ),
+    about("nsga4", "front:nsga2", name="switching", depth=2): (
+        "not run: its front-switching rule is a fragment outside any class that nothing calls"
+    ),
+}
+"""What the source's own program is for each claim's row: the name of its games in
+workflow/resources/source_games.csv (tests/oracles/play_sources.py), or why it is not run."""
+PROGRAM_LABELS = {
+    "source004-d1": "its ExpectimaxAI at depth 1 (one ply of its heuristic; its greedy player "
+    "is not published)",
+    "source004-d3": "its ExpectimaxAI at depth 3",
+    "source004-d5": "its ExpectimaxAI at depth 5",
+    "source001-d3": "its choose_move at depth 3",
+    "source001-d4": "its choose_move at depth 4",
+    "source001-d5": "its choose_move at depth 5",
+}
+
+
+def program_verdict(claim: Claim, source_games: pd.DataFrame) -> str:
+    """Whether the source's own program reproduces `claim` on its games in `source_games`
+    (rows of its `PROGRAMS` name: score, max_tile), judged by `judge` with the source's own
+    error; or why it was not run."""
+    program = PROGRAMS.get(claim.row, "not run: no program of the source plays this row")
+    if program.startswith("not run"):
+        return program
+    games = source_games[source_games["program"] == program]
+    if games.empty:
+        return f"not run: {program} has no games in workflow/resources/source_games.csv"
+    n = len(games)
+    if claim.metric == "score_mean":
+        measured = mean_ci(games["score"])
+        sd = float(games["score"].std(ddof=1)) if n > 1 else math.nan
+        own = source_interval(claim, sd)
+    elif claim.rate:
+        reached = int((games["max_tile"] >= int(claim.metric.removeprefix("reach_"))).sum())
+        measured = (reached / n, *wilson_ci(reached, n))
+        own = source_interval(claim, math.nan)
+    else:
+        return f"not run: {program}'s games give no {claim.metric}"
+    verdict = judge(measured, claim, n, own)
+    reading = "reproduces the claim" if verdict == "held" else f"also {verdict}"
+    if verdict.startswith(("needs", "cannot")):
+        reading = f"does not settle it ({verdict})"
+    return f"{PROGRAM_LABELS[program]}, {n} games: {_measured(*measured)}, {reading}"
 
 
 GAME_METRICS = ("max_tile_median",)  # claims measured on the games, not the benchmark table
@@ -381,6 +452,8 @@ def _game_sd(measured: tuple[float, float, float], games: int) -> float:
 
 COLUMNS = ["source", "claim", "tolerance band", "claimed (95% CI)", "measured (95% CI)",
            "verdict", "note", "timed"]  # fmt: skip
+PROGRAM = "source's program"
+FAILED = ("higher than claimed", "lower than claimed")
 
 
 def claims_table(
@@ -389,17 +462,22 @@ def claims_table(
     extra: dict[tuple[str, str], tuple] | None = None,
     methods: pd.DataFrame | None = None,
     pairs: pd.DataFrame | None = None,
+    source_games: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Every claim beside its tolerance band, its own interval (from the source's games), the
-    measured value and its verdict (`RULE`), then every question answered from the `methods`
-    and `pairs` tables. Each claim's row is the benchmark entry (of the config's `entries`)
-    that plays what the claim is about; an entry's `note` marks it played with settings other
-    than the claim's, so not comparable; `timed` marks claims measured on games under a time
-    budget (reproducible only up to timing)."""
+    measured value and its verdict (`RULE`), and, where it was measured higher or lower than
+    claimed, what the source's own program gives on its `source_games` (`program_verdict`);
+    then every question answered from the `methods` and `pairs` tables. Each claim's row is
+    the benchmark entry (of the config's `entries`) that plays what the claim is about; an
+    entry's `note` marks it played with settings other than the claim's, so not comparable;
+    `timed` marks claims measured on games under a time budget (reproducible only up to
+    timing)."""
     notes = {e["name"]: e["note"] for e in entries if e.get("note")}
     sizes = {e["name"]: int(e.get("games", 0)) for e in entries}
     timed = set(table.name[table.timed])
-    rows = []
+    rows, programs = [], []
+    if source_games is None:
+        source_games = pd.DataFrame(columns=["program", "score", "max_tile"])
     for claim in CLAIMS:
         band = (
             number(claim.low)
@@ -412,6 +490,7 @@ def claims_table(
             missing = f"the study has no {claim.metric} of {claim.row}"
             rows.append((claim.source, claim.text, band, "", "", "not comparable", missing,
                          False))  # fmt: skip
+            programs.append("")
             continue
         games = sizes.get(entry, 0)
         mean = claim.metric == "score_mean"
@@ -420,10 +499,13 @@ def claims_table(
         result = "not comparable" if entry in notes else judge(measured, claim, games, own)
         rows.append((claim.source, claim.text, band, stated, _measured(*measured), result,
                      notes.get(entry, ""), entry in timed))  # fmt: skip
+        programs.append(program_verdict(claim, source_games) if result in FAILED else "")
     empty = pd.DataFrame(columns=["run", "holm_pvalue"])
-    rows += question_rows(methods if methods is not None else empty,
-                          pairs if pairs is not None else empty)  # fmt: skip
-    return pd.DataFrame(rows, columns=COLUMNS)
+    questions = question_rows(methods if methods is not None else empty,
+                              pairs if pairs is not None else empty)  # fmt: skip
+    out = pd.DataFrame(rows + questions, columns=COLUMNS)
+    out.insert(COLUMNS.index("note"), PROGRAM, programs + [""] * len(questions))
+    return out
 
 
 def claims_page(claims: pd.DataFrame, title: str, footer: str) -> str:

@@ -10,6 +10,9 @@ from frames import games
 
 from g2048.report.claims import (
     CLAIMS,
+    PROGRAM,
+    PROGRAM_LABELS,
+    PROGRAMS,
     QUESTIONS,
     Claim,
     about,
@@ -21,6 +24,7 @@ from g2048.report.claims import (
     game_entries,
     game_measurements,
     judge,
+    program_verdict,
     source_interval,
 )
 from g2048.report.stats import wilson_ci
@@ -191,3 +195,56 @@ def test_questions_read_the_methods_tables_comparison() -> None:
     cmaes = rows.loc[QUESTIONS[4].text]
     assert cmaes.verdict == "cmaes lower" and cmaes["measured (95% CI)"] == "-300 [-550, -50]"
     assert rows.loc[QUESTIONS[3].text, "verdict"] == "not comparable"  # no cem-noisy here
+
+
+def test_a_failed_claim_is_judged_on_the_source_programs_own_games() -> None:
+    """The source's program's games judged by the same rule (and the source's own error): a
+    claim it reproduces, one it misses too, one its few games cannot settle, and a program
+    that was not run, with why."""
+    rate = claim("expectimax depth 3: reaches 2048 in ~40%")  # source: 1 000 games
+    tiles = [2048] * 80 + [1024] * 120  # 40% of 200
+    played = pd.DataFrame({"program": "source004-d3", "score": 0, "max_tile": tiles})
+    assert program_verdict(rate, played) == (
+        "its ExpectimaxAI at depth 3, 200 games: 0.4 [0.335, 0.469], reproduces the claim"
+    )
+    few = played.iloc[::40]  # 2 of 5 reach 2048
+    assert program_verdict(rate, few).startswith("its ExpectimaxAI at depth 3, 5 games: 0.4 [")
+    assert "does not settle it (needs " in program_verdict(rate, few)
+    depth3 = claim("final weights, depth 3: 72% reach 4096")  # source: 30 games
+    weak = pd.DataFrame({"program": "source001-d3", "score": 0, "max_tile": [256] * 50})
+    assert program_verdict(depth3, weak) == (
+        "its choose_move at depth 3, 50 games: 0 [0, 0.0713], also lower than claimed"
+    )
+    mean = claim("expectimax depth 3: mean score ~18,000")
+    scores = pd.DataFrame({"program": "source004-d3", "score": [9000.0, 11000.0] * 10,
+                           "max_tile": 1024})  # fmt: skip
+    assert program_verdict(mean, scores) == (
+        "its ExpectimaxAI at depth 3, 20 games: 10,000 [9,520, 10,480], also lower than claimed"
+    )
+    assert program_verdict(mean, scores.iloc[:0]).startswith("not run: source004-d3 has no")
+    mc = claim("Monte Carlo 100 rollouts: mean score ~12,000")
+    assert program_verdict(mc, scores).startswith("not run: its MonteCarloAI is published")
+
+
+def test_every_claim_names_its_sources_program_or_why_none_runs() -> None:
+    """Every claim's row but the random player's (no program of its source plays it) is in
+    PROGRAMS, each program with a label; only failed claims are checked against it."""
+    rows = {c.row for c in CLAIMS} - {about("ovolve", name="random")}
+    assert rows <= set(PROGRAMS)
+    names = {p for p in PROGRAMS.values() if not p.startswith("not run: ")}
+    assert names == set(PROGRAM_LABELS)
+    table = pd.DataFrame(
+        [{"name": "d3", "score_mean": 5000.0, "score_low": 4900.0, "score_high": 5100.0,
+          "reach_2048": 0.05, "reach_2048_low": 0.04, "reach_2048_high": 0.06, "timed": False}]
+    )  # fmt: skip
+    entries = [{"name": "d3", "agent": {"name": "expectimax", "depth": 3}, "evaluator": "ovolve",
+                "games": 1000}]  # fmt: skip
+    played = pd.DataFrame({"program": "source004-d3", "score": [5000.0, 6000.0] * 5,
+                           "max_tile": 512})  # fmt: skip
+    out = claims_table(table, entries, source_games=played).set_index("claim")
+    assert list(out.columns).index(PROGRAM) == list(out.columns).index("verdict") + 1
+    row = out.loc["expectimax depth 3: mean score ~18,000"]
+    assert row.verdict == "lower than claimed"
+    assert row[PROGRAM].startswith("its ExpectimaxAI at depth 3, 10 games: 5,500 [")
+    assert out.loc["random: mean score ~1,200", PROGRAM] == ""  # not comparable: no program
+    assert (out.loc[[q.text for q in QUESTIONS], PROGRAM] == "").all()

@@ -222,6 +222,8 @@ rule claims:
         benchmark="results/tables/benchmark.csv",
         methods="results/tables/methods.csv",
         method_pairs="results/tables/method_pairs.csv",
+        # the sources' own programs' games (tests/oracles/play_sources.py, run by hand)
+        source_games="workflow/resources/source_games.csv",
         provenance="results/provenance/summary.json",
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:

@@ -31,7 +31,8 @@ games = {
 }
 extra = switching_gains(pairs, games) | game_measurements(sm.params.entries, games)
 methods, method_pairs = pd.read_csv(sm.input.methods), pd.read_csv(sm.input.method_pairs)
-claims = claims_table(table, sm.params.entries, extra, methods, method_pairs)
+source_games = pd.read_csv(sm.input.source_games)
+claims = claims_table(table, sm.params.entries, extra, methods, method_pairs, source_games)
 title = "The source documents' claims and what this study measured"
 made_by = footer(read_json(sm.input.provenance))
 Path(sm.output[0]).write_text(claims_page(claims, title, made_by))
