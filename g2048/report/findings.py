@@ -396,7 +396,7 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
         verdicts = _verdicts(gains, network.holm_pvalue)
         close = network.iloc[int(np.argmin(gains))]
         trained = _scale(tuning, "evaluator", rows.loc[close.network, "evaluator"])
-        scale = f"a network trained on {trained} games per seed; " if trained else ""
+        scale = f"trained on {trained} games per seed; " if trained else ""
         out.append(
             f"**Heuristics against the learned network.** On common games with the same "
             f"agent, the network ({scale}untimed rows) against the {len(network)} heuristic "

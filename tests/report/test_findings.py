@@ -277,8 +277,8 @@ def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> No
     )
     assert learned == (
         "**Heuristics against the learned network.** On common games with the same agent, the "
-        "network (a network trained on 100,000 games per seed; untimed rows) against the 1 "
-        "heuristic rows: 1 higher, 0 lower, 0 no clear difference (paired t, Holm over the "
+        "network (trained on 100,000 games per seed; untimed rows) against the 1 heuristic "
+        "rows: 1 higher, 0 lower, 0 no clear difference (paired t, Holm over the "
         "pairs). The closest: `net-d1` against `h-d1`, +32,000 [+31,300, +32,700] over 100 "
         "games (paired t, Holm p = 1e-30)."
     )
