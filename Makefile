@@ -72,8 +72,9 @@ docs:
 	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	mkdir -p docs/tables docs/figures
 	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
-	   results/tables/methods.md results/tables/method_pairs.md results/tables/learned.md \
-	   results/tables/transfer.md results/tables/claims.md docs/tables/
+	   results/tables/methods.md results/tables/method_pairs.md results/tables/comparisons.md \
+	   results/tables/transfer.md results/tables/transfer_leaders.md results/tables/claims.md \
+	   docs/tables/
 	cp results/findings.md docs/findings.md
 	cp results/figures/cost_strength.png results/figures/cost_strength_column.png \
 	   results/figures/benchmark_reach.png \

@@ -1,41 +1,58 @@
 """The source documents' quantitative claims, set beside what a study measured, with a verdict
 (`RULE`).
 
-A claim's verdict is an equivalence judgement: the measured 95% interval against a tolerance
-band around the claimed value. A claim's row is the benchmark entry that plays what the claim
+A claim's verdict is an equivalence judgement with a direction: the measured 95% interval,
+widened by the source's own sampling error where the source states its number of games,
+against a tolerance band around the claimed value; a claim the study's games cannot settle
+says how many games would (`judge`). A claim's row is the benchmark entry that plays what the claim
 is about (`Row`: evaluator, agent settings, weights, move cap), whatever the entry is called. A
 claim is not comparable when no entry plays it or its entry was played with other settings
 (then its `note` says which).
 
 Questions are comparisons no source settles with a number (is the tuned heuristic better than
-its shipped constants?): the paired score difference of two benchmark rows on their common
-seeds, answered by its Holm-corrected p-value over all the questions.
+its shipped constants?): each is a comparison of the methods tables (a run against its
+evaluator's baseline, or two runs of one evaluator), read from them, so that the claims table
+and the findings' tuning section give one answer from one test.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pandas as pd
+from scipy import stats
 
 from g2048.agents import AgentConfig
-from g2048.report.stats import ALPHA, holm, median_ci, paired_difference
-from g2048.report.tables import common_games, moves_gain, number
+from g2048.report.stats import ALPHA, POWER, mean_ci, median_ci, wilson_ci
+from g2048.report.tables import moves_gain, number
 
 REL_TOLERANCE = 0.25  # a claim "about V" is held inside V +- 25% ...
 RATE_FLOOR = 0.02  # ... and, for a rate, at least +- 0.02 (so that "~0%" has a band)
 
 RULE = (
     "How to read the verdicts. A claim about a value V has the tolerance band V +- 25% "
-    f"(for a rate at least +- {RATE_FLOOR:g}); a range claim's band is its range. The claim "
-    "held when the measured 95% interval lies wholly inside its band, did not hold when it "
-    "lies wholly outside, and is inconclusive otherwise (too few games to tell). A value "
-    "without an interval is a point estimate and is judged by itself. Each verdict reads its "
-    "own interval, with no correction across claims (they are separate statements, not one "
-    "test), so about one interval in twenty may miss its true value. A row played with other "
-    "settings than the claim's is not comparable (the note says how). Questions compare two "
-    "rows by their paired score difference on common seeds: a side is higher or lower when "
-    f"the t-test's p-value, Holm-corrected over the {{questions}} questions, is below {ALPHA:g}."
+    f"(for a rate at least +- {RATE_FLOOR:g}); a range claim's band is its range. Where the "
+    "source states its number of games, V has its own 95% interval (`claimed`): for a rate "
+    "Wilson's, for a mean score V +- t x sd / sqrt(n) with the sd of this study's games (the "
+    "source's is not published). The measured interval is widened by the source's error "
+    "(the two errors added in quadrature on each side, Newcombe's MOVER), and the claim held "
+    "when that interval lies wholly inside its band, is higher or lower than claimed when it "
+    "lies wholly above or below it, and otherwise needs more games: the verdict gives how many "
+    f"this study would need to settle it with {POWER:.0%} power if the measured value were "
+    "true, or says that no number of games can where the source's own error leaves too "
+    "little of the band. A value without an interval is a point estimate and is judged by "
+    "itself. Each verdict reads its own interval, with no correction across claims (they are "
+    "separate statements, not one test), so about one interval in twenty may miss its true "
+    "value. A row played with other settings than the claim's is not comparable (the note says "
+    "how). Questions are the methods tables' comparisons of tuning runs, read from them with "
+    "their test, their Holm-adjusted interval and p-value (Holm over the rows of the table "
+    "they come from, named in the note), as the findings' tuning section gives them: a side "
+    f"is higher or lower when that p-value is below {ALPHA:g}. For each claim measured higher "
+    "or lower than claimed, `source's program` says whether the source's own program, run as "
+    "published on a few games (its search in a seeded game loop of ours: "
+    "tests/oracles/play_sources.py, its games in workflow/resources/source_games.csv), "
+    "reproduces the claim, judged by the same rule; or why it cannot be run."
 )
 
 
@@ -87,7 +104,8 @@ def find_entry(entries: list[dict], row: Row) -> str | None:
 class Claim:
     """One number a source document states: `metric` of the benchmark row that plays `row` is
     about a value (or in a range); [low, high] is the tolerance band its measured interval must
-    lie in (`about_value`, or the range itself)."""
+    lie in (`about_value`, or the range itself); `value` the claimed value (NaN for a range)
+    and `games` the number of games the source measured it on (0: not stated)."""
 
     source: str
     text: str
@@ -95,6 +113,13 @@ class Claim:
     metric: str  # a column of the benchmark table, e.g. score_mean or reach_2048
     low: float
     high: float
+    value: float = math.nan
+    games: int = 0
+
+    @property
+    def rate(self) -> bool:
+        """Whether the claim is about a rate (a reach_* column)."""
+        return self.metric.startswith("reach_")
 
 
 def about_value(value: float, rate: bool) -> tuple[float, float]:
@@ -106,17 +131,23 @@ def about_value(value: float, rate: bool) -> tuple[float, float]:
     return value * (1 - REL_TOLERANCE), value * (1 + REL_TOLERANCE)
 
 
+def about_claim(source: str, text: str, row: Row, metric: str, value: float, games: int) -> Claim:
+    """A claim that `metric` of `row` is about `value`, measured by the source on `games`."""
+    low, high = about_value(value, metric.startswith("reach_"))
+    return Claim(source, text, row, metric, low, high, value, games)
+
+
 def _source004(row: Row, label: str, score: float, reach: float) -> list[Claim]:
     src = "source 004, table 5.3 (1000 games)"
     return [
-        Claim(src, f"{label}: mean score ~{score:,.0f}", row, "score_mean",
-              *about_value(score, False)),
-        Claim(src, f"{label}: reaches 2048 in ~{reach:.0%}", row, "reach_2048",
-              *about_value(reach, True)),
+        about_claim(src, f"{label}: mean score ~{score:,.0f}", row, "score_mean", score, 1000),
+        about_claim(src, f"{label}: reaches 2048 in ~{reach:.0%}", row, "reach_2048", reach,
+                    1000),
     ]  # fmt: skip
 
 
 _FINAL = (2.7, 1.0, 0.1, 2.0)  # source 001's final classic4 weights
+_S001_50, _S001_30 = "source 001, 4.1 (50 games)", "source 001, 4.1 (30 games)"
 CLAIMS: tuple[Claim, ...] = (
     *_source004(about("ovolve", name="random"), "random", 1200, 0.0),
     *_source004(about("ovolve", name="greedy"), "greedy (1 ply)", 5000, 0.05),
@@ -130,27 +161,22 @@ CLAIMS: tuple[Claim, ...] = (
               30000, 0.60),
     *_source004(about("ovolve", name="hybrid", depth=4), "hybrid depth 4 + 100 rollouts",
               45000, 0.80),
-    Claim("source 001, 4.1 (50 games)", "weights 1/1/0.1/0 at depth 4: 0 of 50 reach 8192",
-          about("classic4", (1.0, 1.0, 0.1, 0.0), name="expectimax", depth=4), "reach_8192",
-          *about_value(0.0, True)),
-    Claim("source 001, 4.1 (50 games)", "weights 2.7/1/0.1/2 at depth 4: 11 of 50 reach 8192",
-          about("classic4", _FINAL, name="expectimax", depth=4), "reach_8192",
-          *about_value(11 / 50, True)),
-    Claim("source 001, 4.1 (50 games)", "weights 4/1/0.3/1 at depth 4: 2 of 50 reach 8192",
-          about("classic4", (4.0, 1.0, 0.3, 1.0), name="expectimax", depth=4), "reach_8192",
-          *about_value(2 / 50, True)),
-    Claim("source 001, 4.1 (30 games)", "final weights, depth 3: 72% reach 4096",
-          about("classic4", _FINAL, name="expectimax", depth=3), "reach_4096",
-          *about_value(0.72, True)),
-    Claim("source 001, 4.1 (30 games)", "final weights, depth 4: 100% reach 4096",
-          about("classic4", _FINAL, name="expectimax", depth=4), "reach_4096",
-          *about_value(1.0, True)),
-    Claim("source 001, 4.1 (30 games)", "final weights, depth 4: 23% reach 8192",
-          about("classic4", _FINAL, name="expectimax", depth=4), "reach_8192",
-          *about_value(0.23, True)),
-    Claim("source 001, 4.1 (30 games)", "final weights, depth 5: 37% reach 8192",
-          about("classic4", _FINAL, name="expectimax", depth=5), "reach_8192",
-          *about_value(0.37, True)),
+    about_claim(_S001_50, "weights 1/1/0.1/0 at depth 4: 0 of 50 reach 8192",
+                about("classic4", (1.0, 1.0, 0.1, 0.0), name="expectimax", depth=4),
+                "reach_8192", 0.0, 50),
+    about_claim(_S001_50, "weights 2.7/1/0.1/2 at depth 4: 11 of 50 reach 8192",
+                about("classic4", _FINAL, name="expectimax", depth=4), "reach_8192", 11 / 50, 50),
+    about_claim(_S001_50, "weights 4/1/0.3/1 at depth 4: 2 of 50 reach 8192",
+                about("classic4", (4.0, 1.0, 0.3, 1.0), name="expectimax", depth=4),
+                "reach_8192", 2 / 50, 50),
+    about_claim(_S001_30, "final weights, depth 3: 72% reach 4096",
+                about("classic4", _FINAL, name="expectimax", depth=3), "reach_4096", 0.72, 30),
+    about_claim(_S001_30, "final weights, depth 4: 100% reach 4096",
+                about("classic4", _FINAL, name="expectimax", depth=4), "reach_4096", 1.0, 30),
+    about_claim(_S001_30, "final weights, depth 4: 23% reach 8192",
+                about("classic4", _FINAL, name="expectimax", depth=4), "reach_8192", 0.23, 30),
+    about_claim(_S001_30, "final weights, depth 5: 37% reach 8192",
+                about("classic4", _FINAL, name="expectimax", depth=5), "reach_8192", 0.37, 30),
     Claim("source 003, 五", "greedy with CEM-tuned weights, 800 moves: max tile 1024-2048",
           about("cem8", "tuned:cem", 800, name="greedy"), "max_tile_median", 1024, 2048),
     Claim("source 000, 五",
@@ -162,37 +188,99 @@ CLAIMS: tuple[Claim, ...] = (
 
 @dataclass(frozen=True)
 class Question:
-    """Does the benchmark row that plays `row` score more than the one that plays `versus`
-    (paired, same seeds)?"""
+    """Does tuning run `run` score more than `versus`: its evaluator's baseline (the methods
+    table's row of `run`) or another run of the same evaluator (the method pairs table)?"""
 
     source: str
     text: str
-    row: Row
-    versus: Row
+    run: str
+    versus: str
 
 
 _TUNED_NNEONNEO = "nneonneo's shipped constants vs its heuristic tuned by {} (3 plies)"
-_D3 = {"name": "expectimax", "depth": 3}
-_D2 = {"name": "expectimax", "depth": 2}
 QUESTIONS: tuple[Question, ...] = (
-    *(Question("nneonneo/2048-ai", _TUNED_NNEONNEO.format(label),
-               about("nneonneo", f"tuned:nneonneo-{run}", **_D3), about("nneonneo", **_D3))
+    *(Question("nneonneo/2048-ai", _TUNED_NNEONNEO.format(label), f"nneonneo-{run}", "nneonneo")
       for run, label in (("cmaes", "CMA-ES"), ("cem", "noisy CEM"), ("nsga2", "NSGA-II"))),
-    Question("source 003, 八", "noisy CEM vs source 003's CEM at equal games (cem8, depth 2)",
-             about("cem8", "tuned:cem-noisy", **_D2), about("cem8", "tuned:cem", **_D2)),
-    Question("source 003, 八", "CMA-ES vs source 003's CEM at equal games (cem8, depth 2)",
-             about("cem8", "tuned:cmaes", **_D2), about("cem8", "tuned:cem", **_D2)),
+    Question("source 003, 八", "noisy CEM vs source 003's CEM at equal games (cem8)",
+             "cem-noisy", "cem"),
+    Question("source 003, 八", "CMA-ES vs source 003's CEM at equal games (cem8)", "cmaes", "cem"),
 )  # fmt: skip
+
+
+_S004_UNTRANSCRIBED = (
+    "not run: its {} is published but not transcribed under tests/oracles (only Game2048, "
+    "BoardEncoder and ExpectimaxAI are)"
+)
+_S001_WEIGHTS = "not run: its program holds the final weights only (evaluate's constants)"
+PROGRAMS: dict[Row, str] = {
+    about("ovolve", name="greedy"): "source004-d1",
+    about("ovolve", name="expectimax", depth=3): "source004-d3",
+    about("ovolve", name="expectimax", depth=5): "source004-d5",
+    about("ovolve", name="montecarlo", rollouts=100): _S004_UNTRANSCRIBED.format("MonteCarloAI"),
+    about("ovolve", name="montecarlo", rollouts=1000): _S004_UNTRANSCRIBED.format("MonteCarloAI"),
+    about("ovolve", name="hybrid", depth=3): _S004_UNTRANSCRIBED.format("HybridAI"),
+    about("ovolve", name="hybrid", depth=4): _S004_UNTRANSCRIBED.format("HybridAI"),
+    about("classic4", _FINAL, name="expectimax", depth=3): "source001-d3",
+    about("classic4", _FINAL, name="expectimax", depth=4): "source001-d4",
+    about("classic4", _FINAL, name="expectimax", depth=5): "source001-d5",
+    about("classic4", (1.0, 1.0, 0.1, 0.0), name="expectimax", depth=4): _S001_WEIGHTS,
+    about("classic4", (4.0, 1.0, 0.3, 1.0), name="expectimax", depth=4): _S001_WEIGHTS,
+    about("cem8", "tuned:cem", 800, name="greedy"): (
+        "not run: its Train does not compile as published (it assigns CrossEntropyTuner's "
+        "private mu), and the weights it tuned are not published"
+    ),
+    about("nsga4", "front:nsga2", name="switching", depth=2): (
+        "not run: its front-switching rule is a fragment outside any class that nothing calls"
+    ),
+}
+"""What the source's own program is for each claim's row: the name of its games in
+workflow/resources/source_games.csv (tests/oracles/play_sources.py), or why it is not run."""
+PROGRAM_LABELS = {
+    "source004-d1": "its ExpectimaxAI at depth 1 (one ply of its heuristic; its greedy player "
+    "is not published)",
+    "source004-d3": "its ExpectimaxAI at depth 3",
+    "source004-d5": "its ExpectimaxAI at depth 5",
+    "source001-d3": "its choose_move at depth 3",
+    "source001-d4": "its choose_move at depth 4",
+    "source001-d5": "its choose_move at depth 5",
+}
+
+
+def program_verdict(claim: Claim, source_games: pd.DataFrame) -> str:
+    """Whether the source's own program reproduces `claim` on its games in `source_games`
+    (rows of its `PROGRAMS` name: score, max_tile), judged by `judge` with the source's own
+    error; or why it was not run."""
+    program = PROGRAMS.get(claim.row, "not run: no program of the source plays this row")
+    if program.startswith("not run"):
+        return program
+    games = source_games[source_games["program"] == program]
+    if games.empty:
+        return f"not run: {program} has no games in workflow/resources/source_games.csv"
+    n = len(games)
+    if claim.metric == "score_mean":
+        measured = mean_ci(games["score"])
+        sd = float(games["score"].std(ddof=1)) if n > 1 else math.nan
+        own = source_interval(claim, sd)
+    elif claim.rate:
+        reached = int((games["max_tile"] >= int(claim.metric.removeprefix("reach_"))).sum())
+        measured = (reached / n, *wilson_ci(reached, n))
+        own = source_interval(claim, math.nan)
+    else:
+        return f"not run: {program}'s games give no {claim.metric}"
+    verdict = judge(measured, claim, n, own)
+    reading = "reproduces the claim" if verdict == "held" else f"also {verdict}"
+    if verdict.startswith(("needs", "cannot")):
+        reading = f"does not settle it ({verdict})"
+    return f"{PROGRAM_LABELS[program]}, {n} games: {_measured(*measured)}, {reading}"
 
 
 GAME_METRICS = ("max_tile_median",)  # claims measured on the games, not the benchmark table
 
 
 def game_entries(entries: list[dict]) -> set[str]:
-    """The benchmark entries whose games the claims table reads: those the questions compare
-    and those of claims about a statistic of the games (`GAME_METRICS`)."""
-    rows = [row for q in QUESTIONS for row in (q.row, q.versus)]
-    rows += [c.row for c in CLAIMS if c.metric in GAME_METRICS]
+    """The benchmark entries whose games the claims table reads: those of claims about a
+    statistic of the games (`GAME_METRICS`)."""
+    rows = [c.row for c in CLAIMS if c.metric in GAME_METRICS]
     return {find_entry(entries, row) for row in rows} - {None}
 
 
@@ -209,48 +297,119 @@ def game_measurements(
     return out
 
 
-def question_rows(
-    entries: list[dict], games: dict[str, pd.DataFrame], timed: set[str]
-) -> list[tuple]:
-    """The claims table's rows of every question: the paired score difference of its two rows
-    on their common seeds with its 95% interval, and which side is higher by the t-test's
-    p-value Holm-corrected over the questions answered (not comparable where a row is
-    missing)."""
-    answered, rows = [], []
+def _comparison(q: Question, methods: pd.DataFrame, pairs: pd.DataFrame) -> dict | None:
+    """The methods tables' row that answers `q` (run - versus: diff, interval, test, Holm p,
+    mdd, seeds), a pair's sign turned to read `q.run` first; None when the study has none."""
+    tested = methods[methods.holm_pvalue.notna()] if len(methods) else methods
+    if "baseline" in methods:
+        row = methods[(methods.run == q.run) & (methods.baseline == q.versus)]
+        if len(row):
+            r = row.iloc[0]
+            return {"diff": r.diff_vs_baseline, "low": r.diff_low, "high": r.diff_high,
+                    "test": r.test, "p": r.holm_pvalue, "mdd": r.mdd, "family": len(tested),
+                    "table": "methods", "seeds": int(r.seeds)}  # fmt: skip
+    seeds = methods.loc[methods.run == q.run, "seeds"] if len(methods) else []
+    for sign, (a, b) in ((1.0, (q.run, q.versus)), (-1.0, (q.versus, q.run))):
+        row = pairs[(pairs.run == a) & (pairs.versus == b)] if len(pairs) else pairs
+        if len(row):
+            r = row.iloc[0]
+            low, high = sorted((sign * r.diff_low, sign * r.diff_high))
+            return {"diff": sign * r["diff"], "low": low, "high": high, "test": r.test,
+                    "p": r.holm_pvalue, "mdd": r.mdd,
+                    "family": int(pairs.holm_pvalue.notna().sum()), "table": "method_pairs",
+                    "seeds": int(seeds.iloc[0]) if len(seeds) else 0}  # fmt: skip
+    return None
+
+
+def question_rows(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[tuple]:
+    """The claims table's rows of every question, read from the methods tables: the difference
+    run - versus with its Holm-adjusted interval, and which side is higher by its Holm p-value
+    (not comparable where the study has no such comparison)."""
+    rows = []
     for q in QUESTIONS:
-        entry, versus = find_entry(entries, q.row), find_entry(entries, q.versus)
-        if entry is None or versus is None or entry not in games or versus not in games:
-            missing = (
-                f"no benchmark row plays {q.row if entry is None else q.versus}"
-                if entry is None or versus is None
-                else f"the study has no games of {entry!r} or {versus!r}"
-            )
-            band = f"question: {q.row} - {q.versus}"
-            rows.append([q.source, q.text, band, "", "not comparable", missing, False])
+        band = f"question: {q.run} - {q.versus}"
+        c = _comparison(q, methods, pairs)
+        if c is None or not pd.notna(c["p"]):
+            missing = f"the study compares no {q.run!r} with {q.versus!r} over seeds"
+            rows.append((q.source, q.text, band, "", "", "not comparable", missing, False))
             continue
-        a, b = common_games(games, entry, versus)
-        d = paired_difference(a["score"], b["score"])
-        measured = f"{number(d['mean'])} [{number(d['low'])}, {number(d['high'])}]"
-        answered.append((len(rows), d, entry, len(a)))
-        is_timed = bool({entry, versus} & timed)
-        band = f"question: {entry} - {versus}"
-        rows.append([q.source, q.text, band, measured, "", "", is_timed])
-    adjusted = holm([d["t_pvalue"] for _, d, _, _ in answered]) if answered else []
-    for (i, d, entry, n), p in zip(answered, adjusted, strict=True):
-        side = "no clear difference" if not p < ALPHA else "higher" if d["mean"] > 0 else "lower"
-        rows[i][4] = f"{entry} {side}"
-        rows[i][5] = f"paired over {n} games; Holm p = {p:.2g}"
-    return [tuple(row) for row in rows]
+        side = (
+            f"no clear difference (mdd {number(c['mdd'])})"
+            if not c["p"] < ALPHA
+            else "higher"
+            if c["diff"] > 0
+            else "lower"
+        )
+        measured = f"{number(c['diff'])} [{number(c['low'])}, {number(c['high'])}]"
+        note = (
+            f"{c['test']} over {c['seeds']} seeds' picks on the test games, as in the findings' "
+            f"tuning section; Holm p = {c['p']:.2g} over the {c['family']} rows of "
+            f"`{c['table']}`"
+        )
+        rows.append((q.source, q.text, band, "", measured, f"{q.run} {side}", note, False))
+    return rows
 
 
-def verdict(low: float, high: float, claim: Claim) -> str:
-    """held when the measured interval [low, high] lies inside the claim's tolerance band, did
-    not hold when it lies wholly outside, inconclusive when it straddles an edge."""
-    if claim.low <= low and high <= claim.high:
+def source_interval(claim: Claim, sd: float, level: float = 0.95) -> tuple[float, float]:
+    """The claimed value's own `level` interval from the source's `claim.games` games: Wilson's
+    for a rate, value +- t x sd / sqrt(games) for a mean, `sd` the per-game standard deviation
+    (the source's is not published: the caller passes this study's); the value itself (no
+    error) when the source states no number of games or the claim is a range."""
+    if not claim.games or math.isnan(claim.value):
+        return claim.value, claim.value
+    if claim.rate:
+        return wilson_ci(claim.value * claim.games, claim.games, level)
+    if claim.games < 2 or not math.isfinite(sd):
+        return claim.value, claim.value
+    half = stats.t.ppf(0.5 + level / 2, claim.games - 1) * sd / math.sqrt(claim.games)
+    return claim.value - half, claim.value + half
+
+
+def judge(
+    measured: tuple[float, float, float],
+    claim: Claim,
+    games: int,
+    claimed: tuple[float, float] | None = None,
+) -> str:
+    """The verdict of a claim: held, higher than claimed, lower than claimed, or "needs N
+    games". `measured` is (estimate, low, high) over `games` games and `claimed` the claimed
+    value's own interval (`source_interval`; None: no error). The measured interval is
+    widened by the claimed value's error on each side (MOVER: the half-widths added in
+    quadrature), then set against the band; "needs N games" is the number of games at which
+    the widened interval would clear the nearer edge with POWER if the measured value were
+    true (its half-width shrinking as 1 / sqrt(games), the source's error kept); "cannot be
+    judged" where the source's error alone leaves too little of the band."""
+    est, low, high = measured
+    value = est if math.isnan(claim.value) else claim.value
+    known = claimed is not None and not any(map(math.isnan, claimed))
+    c_low, c_high = claimed if known else (value, value)
+    down = math.hypot(est - low, c_high - value)  # the widened interval's lower half-width
+    up = math.hypot(high - est, value - c_low)
+    if claim.rate:  # a rate's interval stops at 0 and 1, and no test must clear those edges
+        down, up = min(down, est), min(up, 1.0 - est)
+    if claim.low <= est - down and est + up <= claim.high:
         return "held"
-    if high < claim.low or low > claim.high:
-        return "did not hold"
-    return "inconclusive"
+    if est - down > claim.high:
+        return "higher than claimed"
+    if est + up < claim.low:
+        return "lower than claimed"
+    z = stats.norm.ppf(1 - ALPHA / 2)
+    k = (z + stats.norm.ppf(POWER)) / z  # from a half-width at level 1 - ALPHA to POWER
+    sides = []  # (gap to the edge to clear, our half-width and the source's towards it)
+    floor = 0.0 if claim.rate else -math.inf
+    if est >= claim.low and not (claim.low == floor == est - down):  # clear the lower edge
+        gap = est - claim.low if est <= claim.high else est - claim.high
+        sides.append((gap, est - low, c_high - value))
+    if est <= claim.high and not (claim.rate and claim.high == 1.0 == est + up):
+        gap = claim.high - est if est >= claim.low else claim.low - est
+        sides.append((gap, high - est, value - c_low))
+    needed = 0.0
+    for gap, ours, theirs in sides:
+        room = (gap / k) ** 2 - theirs**2
+        if room <= 0:
+            return f"cannot be judged: the source's {claim.games} games leave too wide a margin"
+        needed = max(needed, games * ours**2 / room)
+    return f"needs {max(math.ceil(needed), games + 1):,} games"
 
 
 def measured_interval(
@@ -284,23 +443,41 @@ def _measured(estimate: float, low: float, high: float) -> str:
     return f"{number(estimate)} [{number(low)}, {number(high)}]"
 
 
-COLUMNS = ["source", "claim", "tolerance band", "measured (95% CI)", "verdict", "note", "timed"]
+def _game_sd(measured: tuple[float, float, float], games: int) -> float:
+    """The per-game standard deviation a mean's 95% t interval over `games` games implies."""
+    if games < 2:
+        return math.nan
+    return (measured[2] - measured[1]) / 2 / stats.t.ppf(0.975, games - 1) * math.sqrt(games)
+
+
+COLUMNS = ["source", "claim", "tolerance band", "claimed (95% CI)", "measured (95% CI)",
+           "verdict", "note", "timed"]  # fmt: skip
+PROGRAM = "source's program"
+FAILED = ("higher than claimed", "lower than claimed")
 
 
 def claims_table(
     table: pd.DataFrame,
     entries: list[dict],
     extra: dict[tuple[str, str], tuple] | None = None,
-    games: dict[str, pd.DataFrame] | None = None,
+    methods: pd.DataFrame | None = None,
+    pairs: pd.DataFrame | None = None,
+    source_games: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Every claim beside its tolerance band, the measured value and its verdict (`RULE`), then
-    every question answered from the benchmark rows' `games`. Each claim's row is the benchmark
-    entry (of the config's `entries`) that plays what the claim is about; an entry's `note`
-    marks it played with settings other than the claim's, so not comparable; `timed` marks
-    claims measured on games under a time budget (reproducible only up to timing)."""
+    """Every claim beside its tolerance band, its own interval (from the source's games), the
+    measured value and its verdict (`RULE`), and, where it was measured higher or lower than
+    claimed, what the source's own program gives on its `source_games` (`program_verdict`);
+    then every question answered from the `methods` and `pairs` tables. Each claim's row is
+    the benchmark entry (of the config's `entries`) that plays what the claim is about; an
+    entry's `note` marks it played with settings other than the claim's, so not comparable;
+    `timed` marks claims measured on games under a time budget (reproducible only up to
+    timing)."""
     notes = {e["name"]: e["note"] for e in entries if e.get("note")}
+    sizes = {e["name"]: int(e.get("games", 0)) for e in entries}
     timed = set(table.name[table.timed])
-    rows = []
+    rows, programs = [], []
+    if source_games is None:
+        source_games = pd.DataFrame(columns=["program", "score", "max_tile"])
     for claim in CLAIMS:
         band = (
             number(claim.low)
@@ -311,27 +488,30 @@ def claims_table(
         measured = None if entry is None else measured_interval(table, entry, claim.metric, extra)
         if measured is None:
             missing = f"the study has no {claim.metric} of {claim.row}"
-            rows.append((claim.source, claim.text, band, "", "not comparable", missing, False))
+            rows.append((claim.source, claim.text, band, "", "", "not comparable", missing,
+                         False))  # fmt: skip
+            programs.append("")
             continue
-        result = verdict(*measured[1:], claim)
-        note = notes.get(entry, "")
-        if note:
-            result = "not comparable"
-        rows.append((claim.source, claim.text, band, _measured(*measured), result, note,
-                     entry in timed))  # fmt: skip
-    rows += question_rows(entries, games or {}, timed)
-    return pd.DataFrame(rows, columns=COLUMNS)
-
-
-def rule() -> str:
-    """How the claims table's verdicts are read, for its page."""
-    return RULE.format(questions=len(QUESTIONS))
+        games = sizes.get(entry, 0)
+        mean = claim.metric == "score_mean"
+        own = source_interval(claim, _game_sd(measured, games) if mean else math.nan)
+        stated = _measured(claim.value, *own) if claim.games and own[0] != own[1] else ""
+        result = "not comparable" if entry in notes else judge(measured, claim, games, own)
+        rows.append((claim.source, claim.text, band, stated, _measured(*measured), result,
+                     notes.get(entry, ""), entry in timed))  # fmt: skip
+        programs.append(program_verdict(claim, source_games) if result in FAILED else "")
+    empty = pd.DataFrame(columns=["run", "holm_pvalue"])
+    questions = question_rows(methods if methods is not None else empty,
+                              pairs if pairs is not None else empty)  # fmt: skip
+    out = pd.DataFrame(rows + questions, columns=COLUMNS)
+    out.insert(COLUMNS.index("note"), PROGRAM, programs + [""] * len(questions))
+    return out
 
 
 def claims_page(claims: pd.DataFrame, title: str, footer: str) -> str:
     """The claims table as a Markdown page: its title, the rule of its verdicts, the table and
     `footer`."""
-    return f"# {title}\n\n{rule()}\n\n{claims.to_markdown(index=False)}\n\n{footer}\n"
+    return f"# {title}\n\n{RULE}\n\n{claims.to_markdown(index=False)}\n\n{footer}\n"
 
 
 def switching_gains(

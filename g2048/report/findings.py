@@ -10,7 +10,8 @@ import pandas as pd
 from scipy import stats
 
 from g2048.report.convergence import FLATTENED, IMPROVING, NOISE_FACTOR
-from g2048.report.stats import ALPHA, POWER, holm
+from g2048.report.published import published_context
+from g2048.report.stats import ALPHA, POWER
 from g2048.report.tables import number
 from g2048.study.naming import objective_label
 
@@ -41,10 +42,42 @@ def _row_text(row: pd.Series) -> str:
     )
 
 
-def search_findings(benchmark: pd.DataFrame) -> list[str]:
-    """The strongest row of each algorithm, and the rows under each time budget ranked, side by
-    side with the time they used, each rank tested against the next (Holm over all budgets'
-    pairs): a ranking the games cannot tell apart is reported as such."""
+def _test(r: pd.Series) -> str:
+    """A comparison's test and Holm p-value, e.g. 'paired t, Holm p = 0.003'."""
+    return f"{r.test}, Holm p {_p(r.holm_pvalue)}"
+
+
+def _between(r: pd.Series, higher: str) -> str:
+    """A comparison read from `higher`'s side: its difference with the adjusted interval."""
+    sign = 1.0 if r["first"] == higher else -1.0
+    low, high = sorted((sign * r.diff_low, sign * r.diff_high))
+    return _signed(sign * r["diff"], low, high)
+
+
+def _pair(comparisons: pd.DataFrame, a: str, b: str) -> pd.Series:
+    """The one row of `comparisons` that tests a against b (either way round)."""
+    rows = comparisons[
+        ((comparisons["first"] == a) & (comparisons["second"] == b))
+        | ((comparisons["first"] == b) & (comparisons["second"] == a))
+    ]
+    return rows.iloc[0]
+
+
+def budget_ranks(benchmark: pd.DataFrame, comparisons: pd.DataFrame) -> dict[str, list[str]]:
+    """The rows under each budget of `comparisons`, strongest first (by the benchmark's mean)."""
+    means = benchmark.set_index("name").score_mean
+    ranked = comparisons[comparisons.budget.fillna("") != ""]
+    out = {}
+    for budget, rows in ranked.groupby("budget", sort=False):
+        names = set(rows["first"]) | set(rows["second"])
+        out[budget] = sorted(names, key=lambda n: -means[n])
+    return out
+
+
+def search_findings(benchmark: pd.DataFrame, comparisons: pd.DataFrame) -> list[str]:
+    """The strongest row of each algorithm, and the rows under each budget ranked, side by side
+    with the time they used, each rank against the next by its one test (`comparisons`): a
+    ranking the games cannot tell apart is reported as such."""
     out = []
     untimed = benchmark[~benchmark.timed.astype(bool)]
     for algorithm, rows in untimed.groupby("algorithm", sort=False):
@@ -55,47 +88,29 @@ def search_findings(benchmark: pd.DataFrame) -> list[str]:
             else f"The strongest of the {len(rows)} {algorithm} rows"
         )
         out.append(f"{which} of fixed cost: {_row_text(best)} (mean: {T_MEAN}; rate: {WILSON}).")
-    timed = benchmark[benchmark.timed.astype(bool) & (benchmark.budget_ms > 0)]
-    ranked = {
-        budget: rows.sort_values("score_mean", ascending=False)
-        for budget, rows in timed.groupby("budget_ms")
-    }
-    steps = [(budget, i) for budget, rows in ranked.items() for i in range(len(rows) - 1)]
-    pvalues = [_welch_p(ranked[b].iloc[i], ranked[b].iloc[i + 1]) for b, i in steps]
-    adjusted = dict(zip(steps, holm(pvalues), strict=True))
-    for budget, rows in ranked.items():
-        parts = []
-        for i, (_, r) in enumerate(rows.iterrows()):
+    rows = benchmark.set_index("name")
+    for budget, names in budget_ranks(benchmark, comparisons).items():
+        parts, timed = [], bool(rows.loc[names, "timed"].astype(bool).any())
+        for higher, lower in zip(names, [*names[1:], None], strict=True):
+            r = rows.loc[higher]
             part = (
-                f"`{r['name']}` {_interval(r.score_mean, r.score_low, r.score_high)} over "
+                f"`{higher}` {_interval(r.score_mean, r.score_low, r.score_high)} over "
                 f"{r.games} games using {r.ms_per_move:.3g} ms per move"
             )
-            if (budget, i) in adjusted:
-                p = adjusted[budget, i]
-                order = "above" if p < ALPHA else "not separated from"
-                part += f", {order} the next (Holm p {_p(p)})"
+            if lower is not None:
+                c = _pair(comparisons, higher, lower)
+                part += (
+                    f", above the next by {_between(c, higher)} ({_test(c)})"
+                    if c.holm_pvalue < ALPHA
+                    else f", not separated from the next ({_test(c)}; {_undetected(c.mdd)})"
+                )
             parts.append(part)
+        note = "; timed games, reproducible only up to timing" if timed else ""
         out.append(
-            f"Under a budget of {budget:g} ms per move ({T_MEAN}; Welch's t between rows of "
-            f"adjacent rank, Holm over the {len(steps)} such pairs of all budgets; timed games, "
-            f"reproducible only up to timing): " + "; ".join(parts) + "."
+            f"Under a budget of {budget} ({T_MEAN}; each row against the next by the one test "
+            f"of the comparisons table, adjusted interval{note}): " + "; ".join(parts) + "."
         )
     return out
-
-
-def _welch_p(a: pd.Series, b: pd.Series) -> float:
-    """Welch's t test of two benchmark rows' mean scores, from their t intervals (the
-    standard deviation each implies); NaN when a row has fewer than two games."""
-    if min(a.games, b.games) < 2:
-        return float("nan")
-    sd = [
-        (r.score_high - r.score_low) / 2 / stats.t.ppf(0.975, r.games - 1) * np.sqrt(r.games)
-        for r in (a, b)
-    ]
-    test = stats.ttest_ind_from_stats(
-        a.score_mean, sd[0], a.games, b.score_mean, sd[1], b.games, equal_var=False
-    )
-    return float(test.pvalue)
 
 
 def _verdicts(diffs: pd.Series, pvalues: pd.Series) -> list[str]:
@@ -119,24 +134,32 @@ def _counted(verdicts: list[str], mdds: list[float]) -> str:
     return ", ".join(parts)
 
 
+def _controls(methods: pd.DataFrame) -> pd.Series:
+    """Which rows of the methods table are the control (random search), not a tuner."""
+    if "control" not in methods:
+        return pd.Series(False, index=methods.index)
+    return methods["control"].astype(bool)
+
+
+def _tuned(methods: pd.DataFrame) -> pd.DataFrame:
+    """The methods table's tuned runs set against a baseline (the control's rows aside)."""
+    based = methods["baseline"].apply(lambda b: isinstance(b, str))
+    return methods[~_controls(methods) & based]
+
+
 def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     """The tuning question answered in two sentences, from the same tests as the rows below:
     the tuned runs against their evaluator's hand-set or published baseline, and the tuners
     against the control (random search at the same budget) on the same evaluator."""
-    control = (
-        methods["control"].astype(bool)
-        if "control" in methods
-        else pd.Series(False, index=methods.index)
-    )
-    tuned = methods[~control & methods["baseline"].apply(lambda b: isinstance(b, str))]
+    control, tuned = _controls(methods), _tuned(methods)
     out = []
     if len(tuned):
         verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
         out.append(
             f"**The answer.** Against their evaluator's baseline, on test games with seeds as "
             f"replicates, the {len(tuned)} tuned runs scored: "
-            f"{_counted(verdicts, list(tuned.mdd))} (one-sample t over seeds, Holm over the "
-            "runs; the rows below)."
+            f"{_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over seeds, Holm over "
+            "the runs; the rows below)."
         )
     controls = set(methods.run[control])
     versus = pairs[pairs.run.isin(controls) != pairs.versus.isin(controls)]
@@ -146,7 +169,7 @@ def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
         out.append(
             f"Against random search at the same budget, the control every tuner must beat, "
             f"the {len(versus)} tuners scored: {_counted(verdicts, list(versus.mdd))} "
-            "(Welch's t over seeds, Holm over the pairs of runs)."
+            f"({versus.test.iloc[0]} over seeds, Holm over the pairs of runs)."
         )
     return out
 
@@ -166,14 +189,15 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
             verdict = _direction(m.diff_vs_baseline, m.holm_pvalue, "above", "below", m.mdd)
             text += (
                 f"; against `{m.baseline}` {_signed(m.diff_vs_baseline, m.diff_low, m.diff_high)}"
-                f" per seed, {verdict} (one-sample t over seeds, Holm p {_p(m.holm_pvalue)})"
+                f" per seed, {verdict} ({m.test} over seeds, Holm p {_p(m.holm_pvalue)})"
+                + _needs(m)
             )
         out.append(text + ".")
     if len(pairs):
         differ = pairs[pairs.holm_pvalue < ALPHA]
         text = (
             f"Of {len(pairs)} pairs of runs that tune the same evaluator, {len(differ)} differ "
-            f"at Holm p < {ALPHA:g} (Welch's t over seeds)"
+            f"at Holm p < {ALPHA:g} ({pairs.test.iloc[0]} over seeds)"
         )
         details = [
             f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)} "
@@ -190,6 +214,21 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
         text += (". No clear difference: " + "; ".join(same)) if same else ""
         out.append(text + ".")
     return out
+
+
+def _needs(m: pd.Series) -> str:
+    """What the config's target difference needs, from the measured variances."""
+    if not np.isfinite(m.get("target", np.nan)) or not np.isfinite(m.get("seeds_needed", np.nan)):
+        return ""
+    games = (
+        f"{m.games_needed:,.0f} test games per seed at these seeds"
+        if np.isfinite(m.games_needed)
+        else "no number of test games at these seeds"
+    )
+    return (
+        f"; to find {m.target:,.0f} points (the config's target) with {POWER:.0%} power it "
+        f"needs {m.seeds_needed:,.0f} seeds at these test games, or {games}"
+    )
 
 
 def _undetected(mdd: float) -> str:
@@ -275,61 +314,140 @@ def convergence_findings(progress: pd.DataFrame) -> list[str]:
     return out
 
 
-def learned_findings(learned: pd.DataFrame) -> list[str]:
-    """The network against each heuristic played by the same agent."""
+def learned_findings(comparisons: pd.DataFrame) -> list[str]:
+    """The network against each heuristic played by the same agent (the comparisons' network
+    rows, the same tests the search ranks read)."""
     out = []
-    for _, r in learned.iterrows():
+    for _, r in comparisons[comparisons.network.fillna("") != ""].iterrows():
+        network = r.network
+        heuristic = r["second"] if r["first"] == network else r["first"]
+        sign = 1.0 if r["first"] == network else -1.0
+        scores = (r.first_score, r.second_score)[:: int(sign)]
         verdict = _direction(
-            r["diff"], r.holm_pvalue, "the network higher", "the network lower", r.mdd
+            sign * r["diff"], r.holm_pvalue, "the network higher", "the network lower", r.mdd
         )
         timed = " (a timed row: reproducible only up to timing)" if r.timed else ""
         out.append(
-            f"`{r.network}` against `{r.heuristic}` on {r.games} common games: "
-            f"{number(r.network_score)} vs {number(r.heuristic_score)}, paired difference "
-            f"{_signed(r['diff'], r.diff_low, r.diff_high)}, {verdict} "
-            f"(paired t, Holm p {_p(r.holm_pvalue)}){timed}."
+            f"`{network}` against `{heuristic}` on {r.games} common games: "
+            f"{number(scores[0])} vs {number(scores[1])}, difference {_between(r, network)}, "
+            f"{verdict} ({_test(r)}){timed}."
         )
     return out
 
 
-def transfer_findings(transfer: pd.DataFrame) -> list[str]:
-    """At each depth, the strongest weight set and whether the runner-up is within its
-    interval."""
+def transfer_findings(leaders: pd.DataFrame) -> list[str]:
+    """At each depth, the strongest weight set against the runner-up by their one test."""
     out = []
-    for depth, rows in transfer.groupby("depth"):
-        ranked = rows.sort_values("score_mean", ascending=False)
-        first, second = ranked.iloc[0], ranked.iloc[1] if len(ranked) > 1 else None
-        text = (
-            f"At depth {depth} the highest-scoring weight set is `{first['name']}` "
-            f"{_interval(first.score_mean, first.score_low, first.score_high)}"
+    for _, r in leaders.iterrows():
+        order = (
+            f"`{r['first']}` higher by {_between(r, r['first'])}"
+            if r.holm_pvalue < ALPHA
+            else f"no clear order ({_undetected(r.mdd)})"
         )
-        if second is not None:
-            overlap = second.score_high >= first.score_low
-            text += (
-                f", then `{second['name']}` "
-                f"{_interval(second.score_mean, second.score_low, second.score_high)}"
-                f" ({'intervals overlap: no clear order' if overlap else 'intervals apart'})"
-            )
-        out.append(text + f" ({T_MEAN}).")
+        out.append(
+            f"At {r.group} the highest-scoring weight set is `{r['first']}` "
+            f"({number(r.first_score)}), then `{r['second']}` ({number(r.second_score)}) on "
+            f"{r.games} common games: {order} ({_test(r)}, Holm over the depths)."
+        )
     return out
 
 
 def claim_findings(claims: pd.DataFrame) -> list[str]:
-    """The claims' verdicts counted, and those that did not hold named."""
+    """The claims' verdicts counted, and those measured above or below their claim named."""
     judged = claims[~claims["tolerance band"].str.startswith("question:")]
-    counts = judged.verdict.value_counts()
-    parts = [
-        f"{counts.get(v, 0)} {v}"
-        for v in ("held", "did not hold", "inconclusive", "not comparable")
-    ]
-    failed = judged[judged.verdict == "did not hold"]
+    kinds = judged.verdict.where(
+        ~judged.verdict.str.startswith(("needs", "cannot")), "needs more games"
+    )
+    counts = kinds.value_counts()
+    order = ("held", "higher than claimed", "lower than claimed", "needs more games")
+    parts = [f"{counts.get(v, 0)} {v}" for v in (*order, "not comparable")]
+    failed = judged[judged.verdict.isin(order[1:3])]
     measured = failed["measured (95% CI)"]
-    names = "; ".join(f"{c} (measured {m})" for c, m in zip(failed.claim, measured, strict=True))
+    names = "; ".join(
+        f"{c} (measured {m}: {v})"
+        for c, m, v in zip(failed.claim, measured, failed.verdict, strict=True)
+    )
     return [
         f"Of the source documents' {len(judged)} claims, " + ", ".join(parts) + " (equivalence "
-        "to a tolerance band, rule at the top of the claims table)"
-        + (f". Did not hold: {names}." if names else ".")
+        "to a tolerance band, with the source's own sampling error where it states its games; "
+        "rule at the top of the claims table)" + (f". Off the claim: {names}." if names else ".")
     ]
+
+
+def _scale(tuning: pd.DataFrame, column: str, value: str) -> str:
+    """How many games the tuning table's rows whose `column` is `value` (a run, an evaluator)
+    played per seed (`games_played`): one number, or the range; "" without such rows."""
+    rows = tuning[tuning[column] == value] if "games_played" in tuning else tuning.iloc[:0]
+    if rows.empty:
+        return ""
+    low, high = rows.games_played.min(), rows.games_played.max()
+    return f"{low:,.0f}" if low == high else f"{low:,.0f} to {high:,.0f}"
+
+
+def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The page's three answers, each a short paragraph with its numbers, its test and the
+    scale it holds at: the best search for its cost, tuning against hand-set weights, and the
+    heuristics against the learned network; with the published state of the art beside."""
+    out = []
+    benchmark, comparisons = tables["benchmark"], tables["comparisons"]
+    rows = benchmark.set_index("name")
+    leads, timed = [], False
+    for budget, names in budget_ranks(benchmark, comparisons).items():
+        timed |= bool(rows.loc[names, "timed"].astype(bool).any())
+        c = _pair(comparisons, names[0], names[1])
+        r = rows.loc[names[0]]
+        reading = (
+            f"above `{names[1]}` by {_between(c, names[0])}"
+            if c.holm_pvalue < ALPHA
+            else f"not separated from `{names[1]}` ({_undetected(c.mdd)})"
+        )
+        leads.append(
+            f"at {budget} `{names[0]}` ({r.agent}, {r.evaluator}) "
+            f"{_interval(r.score_mean, r.score_low, r.score_high)} over {r.games} games, "
+            f"{reading} ({_test(c)})"
+        )
+    if leads:
+        out.append(
+            "**The best search for its cost.** Under each budget the strongest row: "
+            + "; ".join(leads)
+            + (". Timed budgets are this machine's (the footer names its CPU)" if timed else "")
+            + ". "
+            + published_context()
+            + "."
+        )
+    methods, tuning = tables.get("methods"), tables.get("tuning", pd.DataFrame())
+    if methods is not None:
+        tuned = _tuned(methods)
+        if len(tuned):
+            verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
+            scales = {run: _scale(tuning, "run", run) for run in tuned.run}
+            budgets = [f"{run} {games}" for run, games in scales.items() if games]
+            played = f"; games played per seed in tuning: {', '.join(budgets)}" if budgets else ""
+            out.append(
+                f"**Evolutionary against hand tuning.** Against their evaluator's hand-set or "
+                f"published weights, the {len(tuned)} tuned runs scored "
+                f"{_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over "
+                f"{tuned.seeds.max()} seeds' picks, {tuned.games_per_seed.max()} test games "
+                f"each, Holm over the runs{played})."
+            )
+    network = comparisons[(comparisons.network.fillna("") != "") & ~comparisons.timed.astype(bool)]
+    if len(network):
+        sign = np.where(network["first"] == network.network, 1.0, -1.0)
+        gains = network["diff"] * sign
+        verdicts = _verdicts(gains, network.holm_pvalue)
+        close = network.iloc[int(np.argmin(gains))]
+        trained = _scale(tuning, "evaluator", rows.loc[close.network, "evaluator"])
+        scale = f"trained on {trained} games per seed; " if trained else ""
+        out.append(
+            f"**Heuristics against the learned network.** On common games with the same "
+            f"agent, the network ({scale}untimed rows) against the {len(network)} heuristic "
+            "rows: "
+            f"{_counted(verdicts, list(network.mdd))} ({close.test}, Holm over the pairs). "
+            f"The closest: `{close.network}` against "
+            f"`{close['second'] if close['first'] == close.network else close['first']}`, "
+            f"{_between(close, close.network)} over {close.games} games ({_test(close)})."
+        )
+    return out
 
 
 SECTIONS = (
@@ -337,35 +455,42 @@ SECTIONS = (
     ("Tuning methods, seeds as replicates", "methods"),
     ("Overfitting to the training games", "tuning"),
     ("Convergence of the tuning runs", "progress"),
-    ("The learned evaluation", "learned"),
-    ("Depth transfer", "transfer"),
+    ("The learned evaluation", "comparisons"),
+    ("Depth transfer", "transfer_leaders"),
     ("The source documents' claims", "claims"),
 )
 
 
 def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
-    """The findings page from the run's `tables` (by name: benchmark, methods, method_pairs,
-    tuning, learned, claims and, when the study has one, transfer)."""
+    """The findings page from the run's `tables` (by name: benchmark, comparisons, methods,
+    method_pairs, tuning, claims and, when the study has one, transfer_leaders): its three
+    answers, then every finding by section."""
     build = {
-        "benchmark": lambda: search_findings(tables["benchmark"]),
+        "benchmark": lambda: search_findings(tables["benchmark"], tables["comparisons"]),
         "methods": lambda: method_findings(tables["methods"], tables["method_pairs"]),
         "tuning": lambda: overfitting_findings(tables["tuning"]),
         "progress": lambda: convergence_findings(tables["progress"]),
-        "learned": lambda: learned_findings(tables["learned"]),
-        "transfer": lambda: transfer_findings(tables["transfer"]),
+        "comparisons": lambda: learned_findings(tables["comparisons"]),
+        "transfer_leaders": lambda: transfer_findings(tables["transfer_leaders"]),
         "claims": lambda: claim_findings(tables["claims"]),
     }
     lines = [
         "# Findings",
         "",
         "Every number below is read from this run's tables (`results/tables/`); each sentence "
-        "names the interval or test behind it. Intervals are 95% and not adjusted for "
-        "multiplicity; p-values of a table are Holm-corrected over its rows, so an interval "
-        "can exclude 0 where the corrected p-value does not separate the two; "
-        f'"no clear difference" means Holm p >= {ALPHA:g}, and comes with the smallest '
-        f"difference its test would have found with {POWER:.0%} power at level {ALPHA:g} / m, "
-        "m the comparisons of its table (the `mdd` column).",
+        "names the interval or test behind it. Every comparison has one test, chosen by one "
+        "rule: paired t where the two sides played the same games (or a run's seeds against "
+        "one baseline on the same games), Welch's t otherwise. p-values are Holm-corrected "
+        "within their table's family; the interval of a difference is adjusted to the level "
+        f"of Holm's first step ({ALPHA:g} / m, m the comparisons of its family), so one that "
+        f'excludes 0 always goes with Holm p < {ALPHA:g}. "No clear difference" means Holm p '
+        f">= {ALPHA:g}, and comes with the smallest difference its test would have found with "
+        f"{POWER:.0%} power at that level (the `mdd` column). Means and rates of single rows "
+        "have per-row 95% intervals.",
     ]
+    opening = answers(tables) if {"benchmark", "comparisons"} <= tables.keys() else []
+    if opening:
+        lines += ["", "## The answers", ""] + [f"{text}\n" for text in opening]
     for title, name in SECTIONS:
         if name not in tables:
             continue

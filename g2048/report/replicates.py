@@ -6,9 +6,11 @@ agent, depth and move cap), as it plays its evaluator's baseline. A ranking by o
 method ranks the luck of single runs. Here a run's value is the mean over its seeds of each
 seed's mean score, with a Student t interval over the seeds (n - 1 degrees of freedom): it
 covers the run-to-run variation and, inside each seed's mean, the game noise. Against its
-evaluator's baseline each seed's paired difference on the common games is one replicate (a
-one-sample t over the seeds); two runs that tune the same evaluator are compared by Welch's t over
-their seeds' means. The p-values of each table are Holm-corrected over its rows.
+evaluator's baseline, each seed's mean and the baseline's on the same games form a pair, and the
+seeds are the replicates (`compare`: a paired t over the seeds, the one-sample t of each seed's
+paired difference); two runs that tune the same evaluator share no seeds' picks, so `compare`
+takes Welch's t over their seeds' means. The p-values of each table are Holm-corrected over its
+rows.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from g2048.report.stats import paired_difference
+from g2048.report.stats import ALPHA, compare, mean_ci, replicates_needed
 from g2048.report.tables import describe_agent, with_holm
 from g2048.study.config import run_method, tuned_evaluator, tuning_game, weight_runs
 from g2048.study.naming import candidate_name
@@ -46,29 +47,54 @@ def _seed_games(games: dict[str, pd.DataFrame], run: TunedRun) -> list[pd.DataFr
 
 
 def _paired_mean(df: pd.DataFrame, base: pd.DataFrame) -> float:
-    """The mean score difference of two weight sets' games on the same seeds."""
+    """The baseline's mean score on a weight set's games (refused unless the same seeds)."""
     if not np.array_equal(df["seed"].to_numpy(), base["seed"].to_numpy()):
         raise ValueError("a weight set was not played on its baseline's seeds")
-    return float((df["score"].to_numpy() - base["score"].to_numpy()).mean())
+    return float(base["score"].mean())
 
 
-def _one_sample(values: np.ndarray) -> dict[str, float]:
-    """Mean, 95% t interval and two-sided t-test p-value (against 0) of per-seed values: the
-    paired difference of the values and zeros."""
-    return paired_difference(values, np.zeros_like(values))
+def _seed_means(games: dict[str, pd.DataFrame], run: TunedRun) -> pd.Series:
+    """Each seed's pick's mean score, indexed by its weight set's name."""
+    names = [candidate_name(run.name, seed) for seed in run.seeds]
+    return pd.Series([games[n]["score"].mean() for n in names], index=names, dtype=float)
+
+
+def _spread(samples: list[np.ndarray]) -> tuple[float, float]:
+    """(between, within): the variance of a seed's true mean across seeds and the per-game
+    variance inside a seed, from each seed's per-game values (the seeds' means' variance less
+    the games' share of it, floored at 0)."""
+    within = float(np.mean([x.var(ddof=1) for x in samples]))
+    means = np.array([x.mean() for x in samples])
+    games = np.mean([x.size for x in samples])
+    return max(0.0, float(means.var(ddof=1)) - within / games), within
+
+
+def _power(samples: list[np.ndarray], target: float, seeds: int, m: int) -> dict[str, float]:
+    """The comparison's target difference (points) and the seeds and test games it needs for
+    POWER at level ALPHA / m (`replicates_needed`), from the measured spread of `samples`."""
+    between, within = _spread(samples)
+    games = int(np.mean([x.size for x in samples]))
+    k, n = replicates_needed(between, within, games, seeds, target, ALPHA / max(m, 1))
+    return {"target": target, "seeds_needed": k, "games_needed": n}
 
 
 def method_table(
-    games: dict[str, pd.DataFrame], runs: list[TunedRun], baselines: dict[str, str]
+    games: dict[str, pd.DataFrame],
+    runs: list[TunedRun],
+    baselines: dict[str, str],
+    target: float = math.nan,
 ) -> pd.DataFrame:
     """One row per tuning run: its seeds' mean scores, their mean with a t interval over the
     seeds, and, where its evaluator has a baseline (`baselines`: evaluator -> weight set), the
     mean over seeds of each seed's paired score difference to it, with its interval and
-    p-value (Holm-corrected over the table as `holm_pvalue`)."""
+    p-value (Holm-corrected over the table as `holm_pvalue`), and what a difference of
+    `target` x the baseline's mean needs: `seeds_needed` at the games played, `games_needed`
+    at the seeds run (80% power, level ALPHA / m as `mdd`)."""
+    m = sum(run.evaluator in baselines for run in runs)
     rows = []
     for run in runs:
-        means = np.array([df["score"].mean() for df in _seed_games(games, run)])
-        score = _one_sample(means)
+        means = _seed_means(games, run)
+        score = mean_ci(means)
         row = {
             "run": run.name,
             "method": run.label,
@@ -78,17 +104,28 @@ def method_table(
             "seeds": len(run.seeds),
             "games_per_seed": len(games[candidate_name(run.name, run.seeds[0])]),
             "seed_scores": " ".join(f"{m:.0f}" for m in means),
-            "score_mean": score["mean"],
-            "score_low": score["low"],
-            "score_high": score["high"],
+            "score_mean": score[0],
+            "score_low": score[1],
+            "score_high": score[2],
             "score_sd_seeds": float(means.std(ddof=1)) if means.size > 1 else math.nan,
         }
         base = baselines.get(run.evaluator)
         if base is not None:
-            diffs = np.array([_paired_mean(df, games[base]) for df in _seed_games(games, run)])
-            gain = _one_sample(diffs)
+            # the baseline's mean on each seed's games (the same games): pairs over the seeds
+            paired = pd.Series(
+                [_paired_mean(df, games[base]) for df in _seed_games(games, run)],
+                index=means.index,
+            )
+            gain = compare(means, paired)
+            diffs = [
+                df["score"].to_numpy(float) - games[base]["score"].to_numpy(float)
+                for df in _seed_games(games, run)
+            ]
+            goal = target * float(games[base]["score"].mean())
+            row |= _power(diffs, goal, len(run.seeds), m) if len(run.seeds) > 1 else {}
             row |= {
                 "baseline": base,
+                "test": gain["test"],
                 "diff_vs_baseline": gain["mean"],
                 "diff_low": gain["low"],
                 "diff_high": gain["high"],
@@ -100,55 +137,41 @@ def method_table(
     return with_holm(rows)
 
 
-def _welch(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, float]:
-    """Mean a - b with Welch's interval and two-sided p-value (NaN with fewer than 2 each)."""
-    diff = float(a.mean() - b.mean())
-    if a.size < 2 or b.size < 2:
-        nan = math.nan
-        return {"mean": diff, "low": nan, "high": nan, "t_pvalue": nan, "se": nan, "df": nan}
-    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
-    se = math.sqrt(va + vb)
-    if se == 0:
-        p = 1.0 if diff == 0 else 0.0
-        return {"mean": diff, "low": diff, "high": diff, "t_pvalue": p, "se": 0.0, "df": math.inf}
-    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
-    half = float(stats.t.ppf(0.5 + level / 2, df)) * se
-    p = float(2 * stats.t.sf(abs(diff) / se, df))
-    return {
-        "mean": diff,
-        "low": diff - half,
-        "high": diff + half,
-        "t_pvalue": p,
-        "se": se,
-        "df": df,
-    }
-
-
-def method_pairs(games: dict[str, pd.DataFrame], runs: list[TunedRun]) -> pd.DataFrame:
+def method_pairs(
+    games: dict[str, pd.DataFrame], runs: list[TunedRun], target: float = math.nan
+) -> pd.DataFrame:
     """One row per pair of runs that tune the same evaluator: the difference of their mean
-    scores over seeds, with Welch's interval and p-value (Holm-corrected over the table)."""
-    means = {
-        run.name: np.array([df["score"].mean() for df in _seed_games(games, run)]) for run in runs
-    }
+    scores over seeds, with Welch's interval and p-value (Holm-corrected over the table), and
+    what a difference of `target` x the second run's mean needs (seeds per run, test games;
+    the two runs' spreads summed)."""
+    means = {run.name: _seed_means(games, run) for run in runs}
+    same = [(a, b) for a, b in itertools.combinations(runs, 2) if a.evaluator == b.evaluator]
     rows = []
-    for a, b in itertools.combinations(runs, 2):
-        if a.evaluator != b.evaluator:
-            continue
-        d = _welch(means[a.name], means[b.name])
+    for a, b in same:
+        d = compare(means[a.name], means[b.name])
+        spreads = [_spread([df["score"].to_numpy(float) for df in _seed_games(games, r)])
+                   for r in (a, b)]  # fmt: skip
+        goal = target * float(means[b.name].mean())
+        seeds, n = int(min(len(a.seeds), len(b.seeds))), len(games[means[a.name].index[0]])
+        k, t = replicates_needed(*np.sum(spreads, axis=0), n, seeds, goal, ALPHA / len(same))
         rows.append(
             {
                 "evaluator": a.evaluator,
                 "run": a.name,
                 "versus": b.name,
+                "test": d["test"],
                 "diff": d["mean"],
                 "diff_low": d["low"],
                 "diff_high": d["high"],
                 "t_pvalue": d["t_pvalue"],
                 "se": d["se"],
                 "df": d["df"],
+                "target": goal,
+                "seeds_needed": k,
+                "games_needed": t,
             }
         )
-    columns = ["evaluator", "run", "versus", "diff", "diff_low", "diff_high", "t_pvalue"]
+    columns = ["evaluator", "run", "versus", "test", "diff", "diff_low", "diff_high", "t_pvalue"]
     empty = with_holm([]).reindex(columns=[*columns, "holm_pvalue", "mdd"])
     return with_holm(rows) if rows else empty
 
@@ -161,7 +184,7 @@ def game_label(game: dict) -> str:
 
 def tuned_runs(config: dict) -> list[dict]:
     """The config's weight-tuning runs as `TunedRun` fields (plain data, a Snakemake
-    parameter); networks are compared in the learned table."""
+    parameter); networks are compared in the comparisons table."""
     return [
         {
             "name": run,

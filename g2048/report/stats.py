@@ -1,9 +1,11 @@
-"""Statistics for result tables: confidence intervals, tile reach rates, paired comparisons.
+"""Statistics for result tables: confidence intervals, tile reach rates, comparisons.
 
 Means get Student t intervals, rates Wilson score intervals (which stay inside [0, 1] and
-behave at 0/n and n/n, where the normal approximation collapses). Agents compared on the same
-seeds face the same spawn stream, so their difference is tested pairwise: a paired t-test,
-with the Wilcoxon signed-rank test as a check that does not lean on normality.
+behave at 0/n and n/n, where the normal approximation collapses). Every comparison of the study
+is made by one rule (`compare`): samples that share their units (agents on the same game
+seeds, a run's seeds against one baseline on the same games) are tested pairwise, a paired
+t-test with the Wilcoxon signed-rank test as a check that does not lean on normality; samples
+without common units by Welch's t.
 """
 
 from __future__ import annotations
@@ -104,6 +106,30 @@ def detectable_difference(se: float, df: float, alpha: float, power: float = POW
     return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * se)
 
 
+def replicates_needed(
+    between: float, within: float, games: int, seeds: int, target: float, alpha: float
+) -> tuple[float, float]:
+    """(seeds at `games` test games, test games at `seeds` seeds) that a t-test over seeds at
+    level `alpha` needs to find a true difference `target` with probability POWER, when a
+    seed's value varies by `between` (variance across seeds) plus `within` / games (the game
+    noise of its mean). Infinite where no number reaches it (at these `seeds`, the seeds'
+    own spread alone is too large); NaN without variances."""
+    if not (between >= 0 and within >= 0 and target > 0 and seeds >= 2 and games >= 1):
+        return math.nan, math.nan
+
+    def quantiles(k: int) -> float:
+        return float(stats.t.ppf(1 - alpha / 2, k - 1) + stats.t.ppf(POWER, k - 1))
+
+    variance = between + within / games
+    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(POWER)
+    k = max(2, math.ceil(z * z * variance / target**2))  # t's quantiles exceed z's: k grows
+    while quantiles(k) * math.sqrt(variance / k) > target:
+        k += 1
+    room = seeds * (target / quantiles(seeds)) ** 2 - between
+    n = math.ceil(within / room) if room > 0 else math.inf
+    return float(k), float(max(n, 1))
+
+
 def paired_difference(a: object, b: object, level: float = 0.95) -> dict[str, float]:
     """Mean of a - b over paired samples (same seeds): n, mean, low, high (t interval),
     t_pvalue (paired t-test) and wilcoxon_pvalue (signed-rank test), both two-sided, and the
@@ -137,6 +163,55 @@ def paired_difference(a: object, b: object, level: float = 0.95) -> dict[str, fl
         "se": float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan,
         "df": float(d.size - 1) if d.size > 1 else math.nan,
     }
+
+
+def _welch(a: np.ndarray, b: np.ndarray, level: float) -> dict[str, float]:
+    """Mean a - b with Welch's interval and two-sided p-value (NaN with fewer than 2 each)."""
+    diff = float(a.mean() - b.mean())
+    nan = math.nan
+    out = {"mean": diff, "low": nan, "high": nan, "t_pvalue": nan, "se": nan, "df": nan}
+    if a.size < 2 or b.size < 2:
+        return out
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
+    if se == 0:
+        p = 1.0 if diff == 0 else 0.0
+        return out | {"low": diff, "high": diff, "t_pvalue": p, "se": 0.0, "df": math.inf}
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = float(stats.t.ppf(0.5 + level / 2, df)) * se
+    p = float(2 * stats.t.sf(abs(diff) / se, df))
+    return out | {"low": diff - half, "high": diff + half, "t_pvalue": p, "se": se, "df": df}
+
+
+PAIRED, WELCH = "paired t", "Welch t"
+
+
+def compare(a: pd.Series, b: pd.Series, level: float = 0.95) -> dict[str, object]:
+    """The study's one test of a difference a - b, each sample a Series indexed by its units
+    (game seeds, or a run's seeds): paired t over the units both hold, when they share at
+    least two (the same games, so the same spawn streams); Welch's t over all of each when they
+    share none. `test` names the test; n (pairs, or both sizes summed), mean, low, high (t
+    interval at `level`), t_pvalue, wilcoxon_pvalue (paired only), se and df as
+    `paired_difference`. Sharing a single unit, or only some, is refused: the rule would be
+    ambiguous."""
+    common = a.index.intersection(b.index, sort=False)
+    if len(common) >= 2 and len(common) == min(len(a), len(b)):
+        d = paired_difference(a.loc[common], b.loc[common], level)
+        return d | {"test": PAIRED}
+    if len(common):
+        raise ValueError(f"the samples share {len(common)} units only: neither paired nor apart")
+    d = _welch(_sample(a, "a"), _sample(b, "b"), level)
+    return d | {"test": WELCH, "n": len(a) + len(b), "wilcoxon_pvalue": math.nan}
+
+
+def simultaneous_interval(mean: float, se: float, df: float, m: int) -> tuple[float, float]:
+    """The two-sided interval of one of `m` comparisons at level 1 - ALPHA / m (Bonferroni, the
+    level of Holm's first step): one that excludes 0 always goes with a Holm-adjusted p-value
+    below ALPHA. NaN bounds where the test has no error estimate."""
+    if not (se >= 0 and df > 0 and m >= 1):
+        return math.nan, math.nan
+    half = float(stats.t.ppf(1 - ALPHA / (2 * m), df)) * se if se > 0 else 0.0
+    return mean - half, mean + half
 
 
 def holm(pvalues: object) -> np.ndarray:

@@ -4,6 +4,7 @@ with a footer naming the environments the games were played in)."""
 from __future__ import annotations
 
 import html
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -14,9 +15,11 @@ from g2048.agents.rollout import POLICIES, RANDOM_POLICY
 from g2048.report.stats import (
     ALPHA,
     THRESHOLDS,
+    compare,
     detectable_difference,
     holm,
     paired_difference,
+    simultaneous_interval,
     summarize,
 )
 from g2048.study.methods import get_method
@@ -118,15 +121,22 @@ def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.D
     return pd.DataFrame(rows)
 
 
+def scores(df: pd.DataFrame) -> pd.Series:
+    """A set of games' scores indexed by their seeds: a sample for `compare`."""
+    return pd.Series(df["score"].to_numpy(dtype=float), index=df["seed"].to_numpy())
+
+
 def _versus(name: str, df: pd.DataFrame, base: pd.DataFrame) -> dict[str, float]:
-    """The paired score difference of a weight set's games to its reference's (same seeds)."""
+    """The score difference of a weight set's games to its reference's (`compare`: paired, as
+    both play the same seeds)."""
     if not np.array_equal(df["seed"].to_numpy(), base["seed"].to_numpy()):
         raise ValueError(f"{name} was not played on the reference's seeds")
-    d = paired_difference(df["score"], base["score"])
+    d = compare(scores(df), scores(base))
     return {
         "diff_vs_reference": d["mean"],
         "diff_low": d["low"],
         "diff_high": d["high"],
+        "test": d["test"],
         "t_pvalue": d["t_pvalue"],
         "wilcoxon_pvalue": d["wilcoxon_pvalue"],
         "se": d["se"],
@@ -137,11 +147,13 @@ def _versus(name: str, df: pd.DataFrame, base: pd.DataFrame) -> dict[str, float]
 def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     """The rows as a table with `holm_pvalue`: their t-test p-values Holm-corrected over the
     table's comparisons (a row that compares nothing has none and does not count), or, given a
-    `family` column, over the comparisons of each of its values apart; and `mdd`, each test's
+    `family` column, over the comparisons of each of its values apart; `mdd`, each test's
     smallest detectable difference (80% power) at level ALPHA / m, m the comparisons of its
     family (the level of Holm's first step, so a true difference of `mdd` is found at least
-    that often), from the test's standard error `se` and degrees of freedom `df`, which rows
-    give and the table drops."""
+    that often); and the difference's interval (`diff_low`, `diff_high`) widened to the same
+    level (`simultaneous_interval`), so that an interval excluding 0 never stands beside "no
+    clear difference". Rows give the test's standard error `se` and degrees of freedom `df`,
+    which the table drops."""
     table = pd.DataFrame(rows)
     if "t_pvalue" not in table:
         table["t_pvalue"] = np.nan
@@ -150,12 +162,16 @@ def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     groups = table.groupby(family).groups.values() if family in table else [table.index]
     for index in groups:
         table.loc[index, "holm_pvalue"] = holm(table.loc[index, "t_pvalue"])
-        if "se" in table:
-            m = int(table.loc[index, "t_pvalue"].notna().sum())
-            table.loc[index, "mdd"] = [
-                detectable_difference(se, df, ALPHA / m) if m else np.nan
-                for se, df in zip(table.loc[index, "se"], table.loc[index, "df"], strict=True)
-            ]
+        if "se" not in table:
+            continue
+        m = int(table.loc[index, "t_pvalue"].notna().sum())
+        for i in index:
+            se, df = table.at[i, "se"], table.at[i, "df"]
+            table.at[i, "mdd"] = detectable_difference(se, df, ALPHA / m) if m else np.nan
+            if "diff_low" in table:
+                centre = (table.at[i, "diff_low"] + table.at[i, "diff_high"]) / 2
+                low, high = simultaneous_interval(centre, se, df, m)
+                table.at[i, "diff_low"], table.at[i, "diff_high"] = low, high
     return table.drop(columns=["se", "df"], errors="ignore")
 
 
@@ -171,8 +187,10 @@ def holm_note(
         sizes = ", ".join(f"{by} {v}: {n}" for v, n in tested.groupby(by).size().items())
         scope = f"within each value of `{by}` apart ({family}; comparisons: {sizes or 'none'})"
     return (
-        f"holm_pvalue: the {test} p-values Holm-corrected {scope}; intervals are per-comparison "
-        "95% intervals."
+        f"holm_pvalue: the {test} p-values Holm-corrected {scope}; diff_low and diff_high: the "
+        f"difference's interval at level 1 - {ALPHA:g} / m, m the comparisons of its family "
+        "(adjusted: one that excludes 0 always goes with holm_pvalue < "
+        f"{ALPHA:g}); mdd: the difference found with 80% power at that level."
     )
 
 
@@ -203,37 +221,53 @@ def transfer_table(games: dict[tuple[str, int], pd.DataFrame], reference: str) -
     return with_holm(rows)
 
 
-def common_games(
-    games: dict[str, pd.DataFrame], first: str, second: str
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The games two benchmark rows have in common (rows share their seeds from the first game
-    on, so the first n of each): refused when their seeds differ."""
-    n = min(len(games[first]), len(games[second]))
-    a, b = games[first].iloc[:n], games[second].iloc[:n]
-    if not np.array_equal(a["seed"].to_numpy(), b["seed"].to_numpy()):
-        raise ValueError(f"{first} and {second} were not played on the same seeds")
-    return a, b
+def budget_groups(entries: list[dict]) -> dict[str, list[str]]:
+    """The benchmark entries that search under one budget, by budget ('0.1 ms per move',
+    '2000 nodes per move'), in config order: the rows the findings rank for their cost."""
+    groups: dict[str, list[str]] = {}
+    for entry in entries:
+        agent = AgentConfig(**entry["agent"])
+        if agent.budget_ms:
+            groups.setdefault(f"{agent.budget_ms:g} ms per move", []).append(entry["name"])
+        elif agent.budget_nodes:
+            groups.setdefault(f"{agent.budget_nodes} nodes per move", []).append(entry["name"])
+    return groups
 
 
-def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """One row per (network entry, heuristic entry) of the benchmark playing with the same agent:
-    both entries' mean score and 2048 rate on their common games (the same seeds), the paired
-    score difference network - heuristic with its 95% interval and p-values, and whether either
-    side played under a time budget (`timed`). The t-test's p-values are Holm-corrected within
-    two families, the timed pairs and the others: a timed pair's p-value differs from run to run,
+def comparison_table(
+    network_pairs: list[tuple[str, str]],
+    budgets: dict[str, list[str]],
+    games: dict[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """Every comparison of two benchmark rows that the findings make, each pair once and tested
+    once (`compare`: paired on their common seeds): the network against each heuristic of the
+    same agent (`first`, the network's side, as `network` names it), and, under each of
+    `budgets`, the rows ranked by mean score, each against the next (`budget`, `rank`: 1 for
+    the top pair; `first` the higher unless the pair is a network's). Holm within two
+    families, the timed pairs and the others: a timed pair's p-value differs from run to run
     and must not move the reproducible rows' correction."""
-    rows = []
-    for network, heuristic in pairs:
-        a, b = common_games(games, network, heuristic)
-        n = len(a)
-        d = paired_difference(a["score"], b["score"])
-        rows.append(
-            {
-                "network": network,
-                "heuristic": heuristic,
-                "games": n,
-                "network_score": float(a["score"].mean()),
-                "heuristic_score": float(b["score"].mean()),
+    rows: dict[frozenset, dict] = {}
+    for network, heuristic in network_pairs:
+        rows[frozenset((network, heuristic))] = {
+            "first": network, "second": heuristic, "network": network, "budget": "", "rank": 0,
+        }  # fmt: skip
+    for budget, names in budgets.items():
+        ranked = sorted(names, key=lambda n: -games[n]["score"].mean())
+        for rank, (high, low) in enumerate(itertools.pairwise(ranked), start=1):
+            row = rows.setdefault(frozenset((high, low)), {"first": high, "second": low})
+            row |= {"network": row.get("network", ""), "budget": budget, "rank": rank}
+    out = []
+    for row in rows.values():
+        a, b = games[row["first"]], games[row["second"]]
+        d = compare(scores(a), scores(b))
+        n = min(len(a), len(b))
+        out.append(
+            row
+            | {
+                "test": d["test"],
+                "games": d["n"],
+                "first_score": float(a["score"].iloc[:n].mean()),
+                "second_score": float(b["score"].iloc[:n].mean()),
                 "diff": d["mean"],
                 "diff_low": d["low"],
                 "diff_high": d["high"],
@@ -241,12 +275,33 @@ def learned_table(pairs: list[tuple[str, str]], games: dict[str, pd.DataFrame]) 
                 "wilcoxon_pvalue": d["wilcoxon_pvalue"],
                 "se": d["se"],
                 "df": d["df"],
-                "network_reach_2048": float((a["max_tile"] >= 2048).mean()),
-                "heuristic_reach_2048": float((b["max_tile"] >= 2048).mean()),
+                "first_reach_2048": float((a["max_tile"].iloc[:n] >= 2048).mean()),
+                "second_reach_2048": float((b["max_tile"].iloc[:n] >= 2048).mean()),
                 "timed": bool(a["timed"].any() or b["timed"].any()),
             }
         )
-    return with_holm(rows, family="timed")
+    return with_holm(out, family="timed")
+
+
+def leader_table(groups: dict[str, dict[str, pd.DataFrame]]) -> pd.DataFrame:
+    """In each group (e.g. a depth: its weight sets' games), the set of highest mean score
+    against the runner-up, tested once (`compare`), Holm over the groups: an order the games
+    cannot tell apart reads as such, not by whether two intervals overlap."""
+    rows = []
+    for group, sets in groups.items():
+        ranked = sorted(sets, key=lambda n: -sets[n]["score"].mean())
+        if len(ranked) < 2:
+            continue
+        first, second = ranked[:2]
+        d = compare(scores(sets[first]), scores(sets[second]))
+        rows.append(
+            {"group": group, "first": first, "second": second, "test": d["test"],
+             "games": d["n"], "first_score": float(sets[first]["score"].mean()),
+             "second_score": float(sets[second]["score"].mean()), "diff": d["mean"],
+             "diff_low": d["low"], "diff_high": d["high"], "t_pvalue": d["t_pvalue"],
+             "se": d["se"], "df": d["df"]}
+        )  # fmt: skip
+    return with_holm(rows)
 
 
 def tuning_table(

@@ -4,6 +4,7 @@ is decided by them (Holm-corrected), not written in."""
 import pandas as pd
 
 from g2048.report.findings import (
+    answers,
     claim_findings,
     findings_page,
     learned_findings,
@@ -15,12 +16,19 @@ from g2048.report.findings import (
 )
 
 
-def bench_row(name: str, algorithm: str, score: float, ms: float, budget: float = 0.0) -> dict:
+def bench_row(
+    name: str,
+    algorithm: str,
+    score: float,
+    ms: float,
+    timed: bool = False,
+    evaluator: str = "nneonneo",
+) -> dict:
     return {
-        "name": name, "agent": f"{algorithm} settings", "evaluator": "nneonneo", "games": 100,
+        "name": name, "agent": f"{algorithm} settings", "evaluator": evaluator, "games": 100,
         "score_mean": score, "score_low": score - 500, "score_high": score + 500,
         "reach_2048": 0.5, "reach_2048_low": 0.4, "reach_2048_high": 0.6, "ms_per_move": ms,
-        "algorithm": algorithm, "budget_ms": budget, "timed": budget > 0,
+        "algorithm": algorithm, "timed": timed,
     }  # fmt: skip
 
 
@@ -29,65 +37,118 @@ BENCHMARK = pd.DataFrame(
         bench_row("em-d3", "expectimax", 30000, 0.4),
         bench_row("em-d5", "expectimax", 52000, 6.0),
         bench_row("mc-100", "montecarlo", 36000, 5.5),
-        bench_row("em-10ms", "expectimax", 60000, 3.3, budget=10),
-        bench_row("mc-10ms", "montecarlo", 41000, 11.0, budget=10),
-        bench_row("hy-10ms", "hybrid", 40800, 2.0, budget=10),
-        bench_row("em-1ms", "expectimax", 30000, 0.4, budget=1),
-        bench_row("mc-1ms", "montecarlo", 29000, 1.1, budget=1),
+        bench_row("em-10ms", "expectimax", 60000, 3.3, timed=True),
+        bench_row("mc-10ms", "montecarlo", 41000, 11.0, timed=True),
+        bench_row("hy-10ms", "hybrid", 40800, 2.0, timed=True),
+        bench_row("em-1ms", "expectimax", 30000, 0.4, timed=True),
+        bench_row("mc-1ms", "montecarlo", 29000, 1.1, timed=True),
+        bench_row("em-2k", "expectimax", 45000, 1.5),
+        bench_row("mc-2k", "montecarlo", 25000, 2.5),
+        bench_row("net-d1", "greedy", 40000, 0.01, evaluator="ntuple"),
+        bench_row("h-d1", "greedy", 8000, 0.01),
     ]
 )
 
 
+def pair(first: str, second: str, diff: float, p: float, **row: object) -> dict:
+    """A row of the comparisons table: `first` - `second` by a paired t, +-700 adjusted."""
+    return {
+        "first": first, "second": second, "network": "", "budget": "", "rank": 0,
+        "test": "paired t", "games": 100, "diff": diff, "diff_low": diff - 700,
+        "diff_high": diff + 700, "t_pvalue": p / 2, "holm_pvalue": p, "mdd": 1400.0,
+        "timed": False,
+    } | row  # fmt: skip
+
+
+COMPARISONS = pd.DataFrame(
+    [
+        pair("net-d1", "h-d1", 32000, 1e-30, network="net-d1", first_score=40000.0,
+             second_score=8000.0),
+        pair("em-1ms", "mc-1ms", 1000, 0.011, budget="1 ms per move", rank=1, timed=True),
+        pair("em-10ms", "mc-10ms", 19000, 1e-40, budget="10 ms per move", rank=1, timed=True),
+        pair("mc-10ms", "hy-10ms", 200, 0.58, budget="10 ms per move", rank=2, timed=True),
+        pair("em-2k", "mc-2k", 20000, 1e-20, budget="2000 nodes per move", rank=1),
+    ]
+)  # fmt: skip
+
+
 def test_search_findings_name_each_algorithms_strongest_row_and_the_time_used() -> None:
-    found = search_findings(BENCHMARK)
-    assert len(found) == 4
-    assert found[0].startswith("The strongest of the 2 expectimax rows of fixed cost: `em-d5`")
-    assert found[1].startswith("The only montecarlo row of fixed cost: `mc-100`")
+    found = search_findings(BENCHMARK, COMPARISONS)
+    assert len(found) == 6  # three algorithms of fixed cost, three budgets
+    assert found[0].startswith("The strongest of the 3 expectimax rows of fixed cost: `em-d5`")
+    assert found[1].startswith("The strongest of the 2 montecarlo rows of fixed cost: `mc-100`")
+    assert found[2].startswith("The strongest of the 2 greedy rows of fixed cost: `net-d1`")
     assert "52,000 [51,500, 52,500] over 100 games at 6 ms per move" in found[0]
-    assert "`mc-100`" in found[1] and "em-10ms" not in found[0]  # timed rows apart
-    assert found[2].startswith("Under a budget of 1 ms per move")
-    assert found[3].startswith("Under a budget of 10 ms per move")
-    assert found[3].index("`em-10ms`") < found[3].index("`mc-10ms`")  # strongest first
-    assert "over 100 games using 11 ms per move" in found[3]
+    assert "em-10ms" not in found[0]  # timed rows apart
+    assert [f.split(" (")[0] for f in found[3:]] == [
+        "Under a budget of 1 ms per move",
+        "Under a budget of 10 ms per move",
+        "Under a budget of 2000 nodes per move",
+    ]  # the comparisons table's order (the config's)
+    assert found[4].index("`em-10ms`") < found[4].index("`mc-10ms`") < found[4].index("`hy-10m")
+    assert "over 100 games using 11 ms per move" in found[4]
 
 
 def test_ranks_under_a_budget_are_separated_only_where_the_games_tell_them_apart() -> None:
-    one_ms, ten_ms = search_findings(BENCHMARK)[2:]
-    # 100 games, +-500 intervals: sd 2 520 each. Welch p: 19 000 apart ~0, 1 000 apart 0.0055
-    # (Holm x2: 0.011, separated), 200 apart 0.58 (not separated)
-    assert "`em-10ms` 60,000 [59,500, 60,500] over 100 games using 3.3 ms per move, above" in (
-        ten_ms
-    )
-    assert "`mc-10ms` 41,000 [40,500, 41,500] over 100 games using 11 ms per move, not separ" in (
-        ten_ms
-    )
+    one_ms, ten_ms, nodes = search_findings(BENCHMARK, COMPARISONS)[3:]
+    assert (
+        "`em-10ms` 60,000 [59,500, 60,500] over 100 games using 3.3 ms per move, above the next "
+        "by +19,000 [+18,300, +19,700] (paired t, Holm p = 1e-40)"
+    ) in ten_ms
+    assert (
+        "`mc-10ms` 41,000 [40,500, 41,500] over 100 games using 11 ms per move, not separated "
+        "from the next (paired t, Holm p = 0.58; a difference of 1,400 or more would have been "
+        "found with 80% power)"
+    ) in ten_ms
     assert ten_ms.endswith("`hy-10ms` 40,800 [40,300, 41,300] over 100 games using 2 ms per move.")
     assert "`em-1ms` 30,000 [29,500, 30,500] over 100 games using 0.4 ms per move, above the " in (
         one_ms
     )
-    assert "(Holm p = 0.011)" in one_ms and "Holm over the 3 such pairs" in one_ms
+    assert "(paired t, Holm p = 0.011)" in one_ms
+    assert "timed games, reproducible only up to timing" in one_ms
+    assert "timed" not in nodes  # a node budget is deterministic
+
+
+def test_a_pair_is_read_from_the_higher_rows_side_whichever_way_it_is_stored() -> None:
+    """A pair stored as lower - higher (a network's pair: its first is the network) is turned
+    round: the leader is 'above the next' by a positive difference."""
+    swapped = COMPARISONS.copy()
+    swapped.loc[1, ["first", "second", "diff", "diff_low", "diff_high"]] = [
+        "mc-1ms", "em-1ms", -1000.0, -1700.0, -300.0,
+    ]  # fmt: skip
+    one_ms = search_findings(BENCHMARK, swapped)[3]
+    assert "above the next by +1,000 [+300, +1,700]" in one_ms
 
 
 METHODS = pd.DataFrame(
     [
-        {"run": "cem", "method": "CEM", "evaluator": "cem8", "seeds": 5,
+        {"run": "cem", "method": "CEM", "evaluator": "cem8", "seeds": 5, "games_per_seed": 200,
          "seed_scores": "1 2 3 4 5", "score_mean": 12000.0, "score_low": 11000.0,
-         "score_high": 13000.0, "baseline": "cem-prior", "diff_vs_baseline": 2500.0,
-         "diff_low": 1500.0, "diff_high": 3500.0, "holm_pvalue": 0.004, "mdd": 1800.0},
+         "score_high": 13000.0, "baseline": "cem-prior", "test": "paired t",
+         "diff_vs_baseline": 2500.0, "diff_low": 1500.0, "diff_high": 3500.0,
+         "holm_pvalue": 0.004, "mdd": 1800.0, "target": 600.0, "seeds_needed": 9.0,
+         "games_needed": float("inf")},
         {"run": "cmaes", "method": "CMA-ES", "evaluator": "cem8", "seeds": 5,
-         "seed_scores": "1 2 3 4 5", "score_mean": 10000.0, "score_low": 8000.0,
-         "score_high": 12000.0, "baseline": "cem-prior", "diff_vs_baseline": 500.0,
-         "diff_low": -1500.0, "diff_high": 2500.0, "holm_pvalue": 0.4, "mdd": 3600.0},
-        {"run": "td", "method": "TD", "evaluator": "ntuple", "seeds": 5,
+         "games_per_seed": 200, "seed_scores": "1 2 3 4 5", "score_mean": 10000.0,
+         "score_low": 8000.0, "score_high": 12000.0, "baseline": "cem-prior", "test": "paired t",
+         "diff_vs_baseline": 500.0, "diff_low": -1500.0, "diff_high": 2500.0,
+         "holm_pvalue": 0.4, "mdd": 3600.0, "target": 600.0, "seeds_needed": 30.0,
+         "games_needed": 4000.0},
+        {"run": "td", "method": "TD", "evaluator": "ntuple", "seeds": 5, "games_per_seed": 200,
          "seed_scores": "1 2 3 4 5", "score_mean": 30000.0, "score_low": 29000.0,
-         "score_high": 31000.0, "baseline": float("nan"), "diff_vs_baseline": float("nan"),
-         "diff_low": float("nan"), "diff_high": float("nan"), "holm_pvalue": float("nan"),
-         "mdd": float("nan")},
+         "score_high": 31000.0, "baseline": float("nan"), "test": float("nan"),
+         "diff_vs_baseline": float("nan"), "diff_low": float("nan"),
+         "diff_high": float("nan"), "holm_pvalue": float("nan"), "mdd": float("nan")},
     ]
 )  # fmt: skip
 PAIRS = pd.DataFrame(
-    [{"evaluator": "cem8", "run": "cem", "versus": "cmaes", "diff": 2000.0, "diff_low": -100.0,
-      "diff_high": 4100.0, "t_pvalue": 0.06, "holm_pvalue": 0.06, "mdd": 5900.0}]
+    [{"evaluator": "cem8", "run": "cem", "versus": "cmaes", "test": "Welch t", "diff": 2000.0,
+      "diff_low": -100.0, "diff_high": 4100.0, "t_pvalue": 0.06, "holm_pvalue": 0.06,
+      "mdd": 5900.0}]
+)  # fmt: skip
+TUNING = pd.DataFrame(
+    {"run": ["cem", "cem", "cmaes", "cmaes", "td"], "evaluator": ["cem8"] * 4 + ["ntuple"],
+     "games_played": [2000, 2000, 1900, 2100, 100000]}
 )  # fmt: skip
 
 
@@ -96,17 +157,20 @@ def test_method_findings_read_direction_from_the_holm_p_value() -> None:
     assert answer == (
         "**The answer.** Against their evaluator's baseline, on test games with seeds as "
         "replicates, the 2 tuned runs scored: 1 higher, 0 lower, 1 no clear difference (it "
-        "would have found differences of 3,600 points or more) (one-sample t over seeds, Holm "
+        "would have found differences of 3,600 points or more) (paired t over seeds, Holm "
         "over the runs; the rows below)."
     )
     assert "against `cem-prior` +2,500 [+1,500, +3,500] per seed, above" in cem
     assert "Holm p = 0.004" in cem and "the seeds' own means 1 2 3 4 5" in cem
+    assert "needs 9 seeds at these test games, or no number of test games at these seeds" in cem
     assert (
         "no clear difference (a difference of 3,600 or more would have been found with 80% "
-        "power) (one-sample t over seeds, Holm p = 0.4)"
+        "power) (paired t over seeds, Holm p = 0.4)"
     ) in cmaes
-    assert "against" not in td  # no baseline for the network
+    assert "needs 30 seeds at these test games, or 4,000 test games per seed" in cmaes
+    assert "against" not in td and "needs" not in td  # no baseline for the network
     assert pairs.startswith("Of 1 pairs of runs that tune the same evaluator, 0 differ")
+    assert "(Welch t over seeds)" in pairs
     assert pairs.endswith(
         "No clear difference: `cem` - `cmaes` +2,000 [-100, +4,100], a difference of 5,900 or "
         "more would have been found with 80% power."
@@ -130,49 +194,120 @@ def test_overfitting_counts_picks_that_scored_lower_on_fresh_seeds() -> None:
     assert overfitting_findings(pd.DataFrame({"train": [1.0]})) == []
 
 
-def test_learned_and_transfer_findings_follow_their_tables() -> None:
-    learned = pd.DataFrame(
-        [{"network": "net-d1", "heuristic": "greedy", "games": 50, "network_score": 30000.0,
-          "heuristic_score": 4000.0, "diff": 26000.0, "diff_low": 25000.0,
-          "diff_high": 27000.0, "holm_pvalue": 1e-9, "timed": False, "mdd": 900.0}]
+def test_learned_findings_read_the_comparisons_network_rows_from_the_networks_side() -> None:
+    (found,) = learned_findings(COMPARISONS)  # the budget rows are not a network's
+    assert found == (
+        "`net-d1` against `h-d1` on 100 common games: 40,000 vs 8,000, difference +32,000 "
+        "[+31,300, +32,700], the network higher (paired t, Holm p = 1e-30)."
+    )
+    (lower,) = learned_findings(COMPARISONS.iloc[:1].assign(diff=-26000.0, diff_low=-26700.0,
+                                                            diff_high=-25300.0))  # fmt: skip
+    assert "difference -26,000 [-26,700, -25,300], the network lower" in lower
+    # stored heuristic first: the scores and the difference are turned to the network's side
+    turned = COMPARISONS.iloc[:1].assign(
+        first="h-d1", second="net-d1", first_score=8000.0, second_score=40000.0,
+        diff=-32000.0, diff_low=-32700.0, diff_high=-31300.0,
     )  # fmt: skip
-    (found,) = learned_findings(learned)
-    assert "+26,000 [+25,000, +27,000], the network higher" in found
-    (lower,) = learned_findings(learned.assign(diff=-26000.0))
-    assert "the network lower" in lower
-    (underflow,) = learned_findings(learned.assign(holm_pvalue=0.0))  # never printed as "p = 0"
-    assert "(paired t, Holm p < 1e-300)." in underflow
-    transfer = pd.DataFrame(
-        [{"name": n, "depth": 2, "score_mean": m, "score_low": m - 100, "score_high": m + 100}
-         for n, m in (("a", 1000.0), ("b", 1150.0), ("c", 1500.0))]
+    assert learned_findings(turned) == [found]
+    (underflow,) = learned_findings(COMPARISONS.iloc[:1].assign(holm_pvalue=0.0))
+    assert "(paired t, Holm p < 1e-300)." in underflow  # never printed as "p = 0"
+    (vague,) = learned_findings(COMPARISONS.iloc[:1].assign(holm_pvalue=0.2, timed=True))
+    assert "no clear difference (a difference of 1,400 or more would have been found" in vague
+    assert vague.endswith("(a timed row: reproducible only up to timing).")
+
+
+def test_transfer_findings_order_the_leaders_only_where_their_test_does() -> None:
+    leaders = pd.DataFrame(
+        [{"group": "depth 3", "first": "c", "second": "b", "test": "paired t", "games": 200,
+          "first_score": 1500.0, "second_score": 1150.0, "diff": 350.0, "diff_low": 200.0,
+          "diff_high": 500.0, "holm_pvalue": 0.001, "mdd": 120.0}]
     )  # fmt: skip
-    (found,) = transfer_findings(transfer)
-    assert "`c` 1,500 [1,400, 1,600], then `b`" in found and "intervals apart" in found
-    (close,) = transfer_findings(transfer[transfer.name != "c"])
-    assert "no clear order" in close
+    (found,) = transfer_findings(leaders)
+    assert found == (
+        "At depth 3 the highest-scoring weight set is `c` (1,500), then `b` (1,150) on 200 "
+        "common games: `c` higher by +350 [+200, +500] (paired t, Holm p = 0.001, Holm over "
+        "the depths)."
+    )
+    (close,) = transfer_findings(leaders.assign(holm_pvalue=0.3))
+    assert "no clear order (a difference of 120 or more would have been found" in close
 
 
 def test_claim_findings_count_the_verdicts_and_name_the_failures() -> None:
     claims = pd.DataFrame(
         {
-            "claim": ["x ~5%", "y ~1,000", "z ~2", "q"],
-            "tolerance band": ["0.03 to 0.07", "750 to 1,250", "1.5 to 2.5", "question: a - b"],
-            "measured (95% CI)": ["0 [0, 0.004]", "900 [800, 1,000]", "2 [1, 3]", "1 [0, 2]"],
-            "verdict": ["did not hold", "held", "inconclusive", "a higher"],
+            "claim": ["x ~5%", "y ~1,000", "z ~2", "w ~3", "v ~9", "u", "q"],
+            "tolerance band": ["0.03 to 0.07", "750 to 1,250", "1.5 to 2.5", "2 to 4", "7 to 11",
+                               "1 to 2", "question: a - b"],
+            "measured (95% CI)": ["0 [0, 0.004]", "900 [800, 1,000]", "2 [1, 3]", "5 [4.5, 6]",
+                                  "9 [1, 20]", "", "1 [0, 2]"],
+            "verdict": ["lower than claimed", "held", "needs 800 games", "higher than claimed",
+                        "cannot be judged: the source's 30 games leave too wide a margin",
+                        "not comparable", "a higher"],
         }
-    )
+    )  # fmt: skip
     (found,) = claim_findings(claims)
-    assert found.startswith("Of the source documents' 3 claims, 1 held, 1 did not hold, ")
-    assert "1 inconclusive, 0 not comparable" in found
-    assert found.endswith("Did not hold: x ~5% (measured 0 [0, 0.004]).")
+    assert found.startswith(
+        "Of the source documents' 6 claims, 1 held, 1 higher than claimed, 1 lower than "
+        "claimed, 2 needs more games, 1 not comparable"
+    )  # the question is not a claim
+    assert found.endswith(
+        "Off the claim: x ~5% (measured 0 [0, 0.004]: lower than claimed); w ~3 (measured "
+        "5 [4.5, 6]: higher than claimed)."
+    )
 
 
-def test_the_page_has_a_section_per_table_it_was_given() -> None:
-    tables = {"benchmark": BENCHMARK, "methods": METHODS, "method_pairs": PAIRS}
+def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> None:
+    tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": METHODS,
+              "tuning": TUNING}  # fmt: skip
+    search, tuning, learned = answers(tables)
+    assert search.startswith(
+        "**The best search for its cost.** Under each budget the strongest row: at 1 ms per "
+        "move `em-1ms` (expectimax settings, nneonneo) 30,000 [29,500, 30,500] over 100 games, "
+        "above `mc-1ms` by +1,000 [+300, +1,700] (paired t, Holm p = 0.011); at 10 ms per move"
+    )
+    assert "at 2000 nodes per move `em-2k`" in search
+    assert "Timed budgets are this machine's" in search
+    assert "TDL2048+ mean 412,785 at 1 ply" in search and "published and not measured" in search
+    assert tuning == (
+        "**Evolutionary against hand tuning.** Against their evaluator's hand-set or published "
+        "weights, the 2 tuned runs scored 1 higher, 0 lower, 1 no clear difference (it would "
+        "have found differences of 3,600 points or more) (paired t over 5 seeds' picks, 200 "
+        "test games each, Holm over the runs; games played per seed in tuning: cem 2,000, "
+        "cmaes 1,900 to 2,100)."
+    )
+    assert learned == (
+        "**Heuristics against the learned network.** On common games with the same agent, the "
+        "network (trained on 100,000 games per seed; untimed rows) against the 1 heuristic "
+        "rows: 1 higher, 0 lower, 0 no clear difference (paired t, Holm over the "
+        "pairs). The closest: `net-d1` against `h-d1`, +32,000 [+31,300, +32,700] over 100 "
+        "games (paired t, Holm p = 1e-30)."
+    )
+
+
+def test_timed_budgets_are_called_this_machines_only_when_a_ranked_row_is_timed() -> None:
+    untimed = COMPARISONS[~COMPARISONS.timed]
+    (search, learned) = answers({"benchmark": BENCHMARK, "comparisons": untimed})
+    assert search.startswith("**The best search for its cost.**") and "`em-2k`" in search
+    assert "Timed" not in search and "10 ms" not in search
+    assert learned.startswith("**Heuristics against the learned network.**")
+    assert "trained on" not in learned  # no tuning table: no scale claimed
+    timed_network = COMPARISONS.assign(timed=True)
+    assert not any(
+        "learned network" in a
+        for a in answers({"benchmark": BENCHMARK, "comparisons": timed_network})
+    )
+
+
+def test_the_page_opens_with_its_answers_and_has_a_section_per_table() -> None:
+    tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": METHODS,
+              "method_pairs": PAIRS}  # fmt: skip
     page = findings_page(tables, "made by")
     assert page.startswith("# Findings")
-    assert "not adjusted for multiplicity" in page  # the intervals beside Holm p-values
-    assert "## Search: strength for its cost" in page and "## Tuning methods" in page
+    assert "adjusted to the level of Holm's first step" in page  # the intervals beside Holm p
+    answers_at = page.index("## The answers")
+    assert answers_at < page.index("## Search: strength for its cost") < page.index("## Tuning")
+    assert page.index("**The best search for its cost.**") > answers_at
+    assert "## The learned evaluation" in page
     assert "## Depth transfer" not in page and page.endswith("made by\n")
 
 
@@ -182,16 +317,22 @@ def test_the_answer_sets_the_tuners_against_the_control() -> None:
     control = METHODS.iloc[[1]].assign(run="random", method="random search", control=True)
     methods = pd.concat([METHODS.assign(control=False), control], ignore_index=True)
     pairs = pd.DataFrame(
-        [{"evaluator": "cem8", "run": "cem", "versus": "random", "diff": 900.0, "diff_low": 1.0,
-          "diff_high": 2.0, "t_pvalue": 0.01, "holm_pvalue": 0.02, "mdd": 700.0},
-         {"evaluator": "cem8", "run": "random", "versus": "cmaes", "diff": 800.0,
-          "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.01, "holm_pvalue": 0.03, "mdd": 650.0},
-         {"evaluator": "cem8", "run": "cem", "versus": "cmaes", "diff": 100.0, "diff_low": 1.0,
-          "diff_high": 2.0, "t_pvalue": 0.5, "holm_pvalue": 0.5, "mdd": 600.0}]
+        [{"evaluator": "cem8", "run": "cem", "versus": "random", "test": "Welch t",
+          "diff": 900.0, "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.01,
+          "holm_pvalue": 0.02, "mdd": 700.0},
+         {"evaluator": "cem8", "run": "random", "versus": "cmaes", "test": "Welch t",
+          "diff": 800.0, "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.01,
+          "holm_pvalue": 0.03, "mdd": 650.0},
+         {"evaluator": "cem8", "run": "cem", "versus": "cmaes", "test": "Welch t",
+          "diff": 100.0, "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.5,
+          "holm_pvalue": 0.5, "mdd": 600.0}]
     )  # fmt: skip
     baseline, versus = tuning_answer(methods, pairs)
     assert "the 2 tuned runs scored: 1 higher, 0 lower, 1 no clear difference" in baseline
     assert versus.startswith(
         "Against random search at the same budget, the control every tuner must beat, the 2 "
-        "tuners scored: 1 higher, 1 lower, 0 no clear difference (Welch's t"
+        "tuners scored: 1 higher, 1 lower, 0 no clear difference (Welch t"
     )
+    (_, tuned, _) = answers({"benchmark": BENCHMARK, "comparisons": COMPARISONS,
+                             "methods": methods})  # fmt: skip
+    assert "the 2 tuned runs scored" in tuned  # the control is not counted as a tuned run

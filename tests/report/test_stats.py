@@ -8,11 +8,16 @@ import pytest
 from scipy import stats
 
 from g2048.report.stats import (
+    PAIRED,
+    POWER,
+    WELCH,
+    compare,
     detectable_difference,
     holm,
     mean_ci,
     paired_difference,
     reach_rates,
+    replicates_needed,
     summarize,
     wilson_ci,
 )
@@ -200,3 +205,56 @@ def test_a_family_states_its_detectable_difference_at_its_bonferroni_level() -> 
     assert table.mdd[0] == detectable_difference(2.0, 9.0, 0.05 / 2)
     assert table.mdd[1] == detectable_difference(1.0, 9.0, 0.05 / 2)
     assert math.isnan(table.mdd[2])
+
+
+def test_compare_pairs_common_units_and_takes_welch_for_disjoint_ones() -> None:
+    """The one rule: paired t on the units both samples hold (whatever their order, and a
+    sample whose units all lie in the other's), Welch's t when they share none."""
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(10, 3, 12), rng.normal(9, 3, 12)
+    a = pd.Series(x, index=range(12))
+    b = pd.Series(y, index=range(12))[::-1]  # the same games, listed the other way round
+    d = compare(a, b)
+    assert d["test"] == PAIRED and d["n"] == 12
+    assert d["t_pvalue"] == pytest.approx(stats.ttest_rel(x, y).pvalue)
+    assert d["mean"] == pytest.approx((x - y).mean())
+    longer = pd.concat([a, pd.Series([99.0, 98.0], index=[12, 13])])  # b's games and 2 more
+    assert compare(longer, b)["t_pvalue"] == pytest.approx(d["t_pvalue"])
+    apart = pd.Series(y[:9], index=range(100, 109))
+    w = compare(a, apart)
+    assert w["test"] == WELCH and w["n"] == 21 and math.isnan(w["wilcoxon_pvalue"])
+    welch = stats.ttest_ind(x, y[:9], equal_var=False)
+    assert w["t_pvalue"] == pytest.approx(welch.pvalue)
+    assert (w["low"], w["high"]) == pytest.approx(tuple(welch.confidence_interval()))
+
+
+def test_compare_refuses_samples_that_share_only_some_units() -> None:
+    """Neither paired (some games are not common) nor independent (some are): refused, as is a
+    single common unit."""
+    a = pd.Series([1.0, 2.0, 3.0, 4.0], index=[0, 1, 2, 3])
+    with pytest.raises(ValueError, match="share 2 units only"):
+        compare(a, pd.Series([1.0, 5.0, 6.0], index=[2, 3, 7]))
+    with pytest.raises(ValueError, match="share 1 units only"):
+        compare(pd.Series([1.0]), pd.Series([2.0, 3.0]))
+
+
+def test_replicates_needed_reach_the_target_with_the_fewest_seeds_and_games() -> None:
+    """k seeds are the fewest whose t-test finds `target` with POWER (k - 1 seeds do not);
+    n games at the given seeds the fewest that do; none where the seeds' spread alone is too
+    wide; and a simulated t-test over k seeds finds the target about POWER of the time."""
+    between, within, games, seeds, target, alpha = 4.0, 400.0, 50, 5, 5.0, 0.05
+    k, n = replicates_needed(between, within, games, seeds, target, alpha)
+    variance = between + within / games
+
+    def mdd(var: float, replicates: int) -> float:
+        return detectable_difference(math.sqrt(var / replicates), replicates - 1, alpha)
+
+    assert mdd(variance, int(k)) <= target < mdd(variance, int(k) - 1)
+    assert mdd(between + within / n, seeds) <= target < mdd(between + within / (n - 1), seeds)
+    wide = replicates_needed(30.0, within, games, seeds, target, alpha)
+    assert wide[1] == math.inf and math.isfinite(wide[0])
+    assert all(map(math.isnan, replicates_needed(between, within, games, 1, target, alpha)))
+    rng = np.random.default_rng(5)
+    means = rng.normal(target, math.sqrt(variance), (4000, int(k)))
+    found = stats.ttest_1samp(means, 0.0, axis=1).pvalue < alpha
+    assert abs(found.mean() - POWER) < 0.04

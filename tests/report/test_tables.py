@@ -9,9 +9,10 @@ from frames import games
 from g2048.report.stats import holm
 from g2048.report.tables import (
     benchmark_table,
+    comparison_table,
     describe_agent,
     holm_note,
-    learned_table,
+    leader_table,
     moves_gain,
     summary_row,
     transfer_table,
@@ -122,20 +123,40 @@ def test_moves_gain_is_relative_to_the_baseline() -> None:
     assert low <= gain <= high
 
 
-def test_learned_table_marks_pairs_with_a_timed_side_and_corrects_them_apart() -> None:
-    """Holm runs within the timed pairs and within the others: a timed pair's p-value (which
-    varies from run to run) leaves the reproducible rows' correction as it is."""
+def test_comparisons_test_each_pair_once_and_correct_timed_pairs_apart() -> None:
+    """A pair that is both a network's and a budget's rank is one row with one test; Holm runs
+    within the timed pairs and within the others."""
     net = games([5, 9, 7, 30], [8, 16, 8, 64])
     near, far = net.assign(score=net.score - [1, 2, 0, 3]), net.assign(score=net.score - 4)
     timed = net.assign(score=net.score - [2, 1, 3, 2], timed=True)
     entries = {"net": net, "near": near, "far": far, "timed": timed}
-    out = learned_table([("net", "near"), ("net", "timed"), ("net", "far")], entries)
-    assert out.timed.tolist() == [False, True, False]
-    assert out["diff"].tolist() == [1.5, 2.0, 4.0]
+    pairs = [("net", "near"), ("net", "timed"), ("net", "far")]
+    out = comparison_table(pairs, {"1 ms per move": ["far", "net", "timed"]}, entries)
+    assert out[["first", "second"]].values.tolist() == [
+        ["net", "near"], ["net", "timed"], ["net", "far"], ["timed", "far"],
+    ]  # fmt: skip
+    assert out.budget.tolist() == ["", "1 ms per move", "", "1 ms per move"]
+    assert out.network.tolist() == ["net", "net", "net", ""]
+    assert set(out.test) == {"paired t"}
+    assert out["diff"].tolist()[:3] == [1.5, 2.0, 4.0]
     plain = out[~out.timed]
     assert plain.holm_pvalue.tolist() == pytest.approx(holm(plain.t_pvalue).tolist(), nan_ok=True)
-    assert out.holm_pvalue[1] == pytest.approx(out.t_pvalue[1])
-    alone = learned_table([("net", "near"), ("net", "far")], entries)
-    assert alone.holm_pvalue.tolist() == pytest.approx(plain.holm_pvalue.tolist(), nan_ok=True)
-    assert "timed False: 2, timed True: 1" in holm_note(out, "pairs", by="timed")
-    assert learned_table([], entries).empty  # a study without network rows: an empty table
+    assert "timed False: 2, timed True: 2" in holm_note(out, "pairs", by="timed")
+    assert comparison_table([], {}, entries).empty  # no network rows, no budgets: empty
+
+
+def test_leader_table_tests_the_top_set_against_the_runner_up_once_per_group() -> None:
+    """Per group the highest mean against the next by `compare` (paired: the same games), with
+    Holm over the groups; a group of one set has no order to test."""
+    base = games([100, 200, 300, 400], [256] * 4)
+    sets = {"a": base, "b": base.assign(score=base.score + [30, 50, 20, 40]),
+            "c": base.assign(score=base.score + [5, -5, 10, 0])}  # fmt: skip
+    groups = {"depth 2": sets, "depth 3": {"a": base, "c": sets["c"]}, "depth 4": {"a": base}}
+    out = leader_table(groups)
+    assert out.group.tolist() == ["depth 2", "depth 3"]
+    assert out[["first", "second"]].values.tolist() == [["b", "c"], ["c", "a"]]
+    assert set(out.test) == {"paired t"} and out.games.tolist() == [4, 4]
+    assert out["diff"].tolist() == pytest.approx([32.5, 2.5])
+    assert out.first_score.tolist() == pytest.approx([285.0, 252.5])
+    assert out.holm_pvalue.tolist() == pytest.approx(holm(out.t_pvalue).tolist())
+    assert out.diff_low[0] < 32.5 < out.diff_high[0] and "mdd" in out

@@ -133,7 +133,13 @@ def test_transfer_table_pairs_every_set_and_depth_with_the_reference(smoke: Path
 
 
 def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: Path) -> None:
-    df = table(smoke, "learned")
+    every = table(smoke, "comparisons")
+    df = every[every.network.notna()].rename(
+        columns={"first": "network", "second": "heuristic", "first_score": "network_score",
+                 "second_score": "heuristic_score"}
+    )  # fmt: skip
+    assert len(every) - len(df) == 1  # the 1 ms rows ranked: one pair not already a network's
+    assert set(every.test) == {"paired t"}
     assert list(zip(df.network, df.heuristic, strict=True)) == [
         ("ntuple-d1", "greedy"), ("ntuple-d1", "nneonneo-d1"), ("ntuple-d2", "nneonneo-d2"),
         ("ntuple-1ms", "expectimax-1ms"),
@@ -149,7 +155,8 @@ def test_claims_table_lists_every_claim_with_a_verdict(smoke: Path) -> None:
     rows = [" ".join(line.split()) for line in text.splitlines() if line.startswith("| ")][1:]
     assert len(rows) == len(CLAIMS) + len(QUESTIONS)
     assert "How to read the verdicts." in text
-    verdicts = ("| held |", "| did not hold |", "| inconclusive |", "| not comparable |")
+    verdicts = ("| held |", "| higher than claimed |", "| lower than claimed |", "| needs ",
+                "| cannot be judged: ", "| not comparable |")  # fmt: skip
     assert all(sum(v in r for v in verdicts) == 1 for r in rows[: len(CLAIMS)])
     answers = ("higher |", "lower |", "no clear difference |", "| not comparable |")
     assert all(sum(a in r for a in answers) == 1 for r in rows[len(CLAIMS) :])
@@ -177,6 +184,8 @@ def test_every_weight_run_has_its_held_out_progress_and_a_verdict(smoke: Path) -
 
 def test_findings_are_written_from_the_runs_tables(smoke: Path) -> None:
     page = (smoke / "results" / "findings.md").read_text()
+    assert page.index("## The answers") < page.index("## Search: strength for its cost")
+    assert "**The best search for its cost.**" in page
     tables = smoke / "results" / "tables"
     bench = pd.read_csv(tables / "benchmark.csv")
     untimed = bench[~bench.timed]
@@ -212,7 +221,7 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     # numpy on its AVX2 paths in every job, whatever this CPU has (workflow/rules/common.smk)
     assert "X86_V4" not in summary["environments"][0]["environment"]["numpy_simd"]
-    for name in ("benchmark", "validation", "tuning", "progress", "learned"):
+    for name in ("benchmark", "validation", "tuning", "progress", "comparisons"):
         text = (smoke / "results" / "tables" / f"{name}.md").read_text()
         assert text.rstrip().endswith(f"on {environment()['cpu']} ({len(jobs)} jobs).")
 
@@ -304,7 +313,7 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     html = (smoke / "report.html").read_text()
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
     outputs = [f"{p.stem}.png" for p in (smoke / "results" / "figures").glob("*.png")]
-    tables = ("benchmark", "validation", "tuning", "progress", "learned", "transfer")
+    tables = ("benchmark", "validation", "tuning", "progress", "comparisons", "transfer")
     outputs += [f"{t}.{ext}" for t in tables for ext in ("md", "html")]
     outputs += ["claims.md", "claims.html"]
     assert all(name in html for name in outputs)

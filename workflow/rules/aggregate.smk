@@ -86,6 +86,7 @@ rule table_methods:
         candidates=TEST_SETS,
         runs=replicates.tuned_runs(config),
         baselines=replicates.evaluator_baselines(config),
+        target=config["validate"]["target_difference"],
         games=config["validate"]["games"],
         study_seed=config["study_seed"],
         code=CODE,
@@ -139,6 +140,11 @@ rule table_transfer:
             caption="../report/depth_transfer.rst",
             category="Validation",
         ),
+        report(
+            multiext("results/tables/transfer_leaders", ".csv", ".md", ".tex", ".html"),
+            caption="../report/transfer_leaders.rst",
+            category="Tables",
+        ),
     log:
         "logs/aggregate/table_transfer.log",
     benchmark:
@@ -157,20 +163,20 @@ rule table_transfer:
         "../scripts/table_transfer.py"
 
 
-rule table_learned:
+rule table_comparisons:
     input:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
         provenance="results/provenance/summary.json",
     output:
         report(
-            multiext("results/tables/learned", ".csv", ".md", ".tex", ".html"),
-            caption="../report/learned.rst",
+            multiext("results/tables/comparisons", ".csv", ".md", ".tex", ".html"),
+            caption="../report/comparisons.rst",
             category="Tables",
         ),
     log:
-        "logs/aggregate/table_learned.log",
+        "logs/aggregate/table_comparisons.log",
     benchmark:
-        "benchmarks/aggregate/table_learned.tsv"
+        "benchmarks/aggregate/table_comparisons.tsv"
     localrule: True
     resources:
         mem_mb=1000,
@@ -178,10 +184,11 @@ rule table_learned:
     params:
         entries=config["benchmark"]["entries"],
         pairs=study.network_pairs(config),
+        budgets=budget_groups(config["benchmark"]["entries"]),
         study_seed=config["study_seed"],
         code=CODE,
     script:
-        "../scripts/table_learned.py"
+        "../scripts/table_comparisons.py"
 
 
 rule table_tuning:
@@ -241,6 +248,10 @@ rule table_progress:
 rule claims:
     input:
         benchmark="results/tables/benchmark.csv",
+        methods="results/tables/methods.csv",
+        method_pairs="results/tables/method_pairs.csv",
+        # the sources' own programs' games (tests/oracles/play_sources.py, run by hand)
+        source_games="workflow/resources/source_games.csv",
         provenance="results/provenance/summary.json",
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:
@@ -270,9 +281,9 @@ rule findings:
     input:
         tables=expand(
             "results/tables/{t}.csv",
-            t=["benchmark", "methods", "method_pairs", "tuning", "progress", "learned"]
+            t=["benchmark", "methods", "method_pairs", "tuning", "progress", "comparisons"]
             + ["claims"]
-            + (["transfer"] if TRANSFER_SETS else []),
+            + (["transfer", "transfer_leaders"] if TRANSFER_SETS else []),
         ),
         provenance="results/provenance/summary.json",
     output:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import g2048
 from g2048.report import replicates
+from g2048.report.tables import budget_groups
 from g2048.study import config as study
 from g2048.study.hashes import check_results
 from g2048.study.naming import (
@@ -172,9 +173,9 @@ def final_outputs():
     """Everything `snakemake` builds by default: the tables and figures, and every raw result
     they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
     being skipped as an intermediate whose consumers are up to date."""
-    tables = ["benchmark", "validation", "methods", "method_pairs", "tuning", "learned"]
+    tables = ["benchmark", "validation", "methods", "method_pairs", "tuning", "comparisons"]
     tables += ["progress"]  # held-out progress of the weight-tuning runs
-    tables += ["transfer"] if TRANSFER_SETS else []
+    tables += ["transfer", "transfer_leaders"] if TRANSFER_SETS else []
     raw = expand(
         "results/tune/{r}/seed{s}{suffix}",
         r=RUNS,

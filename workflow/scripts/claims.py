@@ -5,11 +5,11 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.report.claims import (
+    RULE,
     claims_page,
     claims_table,
     game_entries,
     game_measurements,
-    rule,
     switching_gains,
 )
 from g2048.report.tables import html_page
@@ -30,9 +30,11 @@ games = {
     for name in {name for pair in pairs for name in pair} | asked
 }
 extra = switching_gains(pairs, games) | game_measurements(sm.params.entries, games)
-claims = claims_table(table, sm.params.entries, extra, games)
+methods, method_pairs = pd.read_csv(sm.input.methods), pd.read_csv(sm.input.method_pairs)
+source_games = pd.read_csv(sm.input.source_games)
+claims = claims_table(table, sm.params.entries, extra, methods, method_pairs, source_games)
 title = "The source documents' claims and what this study measured"
 made_by = footer(read_json(sm.input.provenance))
 Path(sm.output[0]).write_text(claims_page(claims, title, made_by))
-Path(sm.output[1]).write_text(html_page(claims, title, f"{rule()}\n{made_by}"))
+Path(sm.output[1]).write_text(html_page(claims, title, f"{RULE}\n{made_by}"))
 claims.to_csv(sm.output[2], index=False)

@@ -15,12 +15,12 @@ games = {
 }
 runs = [TunedRun(**run) for run in sm.params.runs]
 made_by = footer(read_json(sm.input.provenance))
-methods = method_table(games, runs, sm.params.baselines)
+methods = method_table(games, runs, sm.params.baselines, sm.params.target)
 note = holm_note(
-    methods, "each run against its evaluator's baseline", "one-sample t-tests' (over seeds)"
+    methods, "each run against its evaluator's baseline", "paired t-tests' (over seeds)"
 )
 write_table(methods, sm.output[0].removesuffix(".csv"), footer=f"{note}\n{made_by}")
-pairs = method_pairs(games, runs)
+pairs = method_pairs(games, runs, sm.params.target)
 note = holm_note(
     pairs, "every two runs that tune the same evaluator", "Welch t-tests' (over seeds)"
 )

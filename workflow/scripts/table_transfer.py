@@ -2,7 +2,7 @@
 and baseline at each depth, paired against the reference, Holm-corrected)."""
 
 from g2048.report import figures
-from g2048.report.tables import holm_note, transfer_table, write_table
+from g2048.report.tables import holm_note, leader_table, transfer_table, write_table
 from g2048.study.hashes import job_log
 from g2048.study.provenance import footer
 from g2048.study.results import read_json
@@ -19,6 +19,15 @@ note = holm_note(table, f"each weight set against {sm.params.reference} at the s
 write_table(
     table,
     sm.output[0].removesuffix(".csv"),
+    footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
+)
+depths = sorted({depth for _, depth in games})
+by_depth = {f"depth {d}": {n: df for (n, e), df in games.items() if e == d} for d in depths}
+leaders = leader_table(by_depth)
+note = holm_note(leaders, "at each depth the strongest weight set against the runner-up")
+write_table(
+    leaders,
+    sm.output[6].removesuffix(".csv"),
     footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
 )
 groups = figures.transfer_groups(sm.config)  # a panel per evaluator: tuned beside its baseline
