@@ -75,9 +75,8 @@ def table_signs(name: str, stages: int) -> list[tuple[int, int]]:
 
 def tdl_command(network: Network) -> str:
     """TDL2048+'s -n (and -@) options that make `network`'s structure, to read its file."""
-    alias = next(
-        (a for a in TDL_ALIASES if NETWORKS[a] == network.tuples), None
-    )  # wu6x4 is 4x6patt, lines4x2 is 2x4patt
+    # by its tuples: wu6x4 is 4x6patt, lines4x2 is 2x4patt
+    alias = next((a for a in TDL_ALIASES if NETWORKS[a] == network.tuples), None)
     stages = len(network.stages) + 1
     if alias is None:
         cells = [pattern_text(t) for t in network.tuples]
