@@ -1,5 +1,5 @@
 """Command line: `python -m g2048 bench | profile | check-config | digest | verify | plan |
-train | play | watch`."""
+train | import-network | export-network | play | watch`."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ from g2048.cli.bench import (
 )
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
-from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network
-from g2048.evaluators.ntuple import NETWORKS, Network, save_network
+from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network, tdl2048
+from g2048.evaluators.ntuple import NETWORKS, Network, load_network, save_network
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
@@ -555,6 +555,33 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import_network(args: argparse.Namespace) -> int:
+    if problem := _out_problem(args.out, args.force) or _writable(args.out):
+        args.parser.error(f"--out: {problem}")
+    try:
+        loaded = tdl2048.read_network(args.file, args.network, tuple(args.stages))
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    save_network(args.out, loaded)
+    print(f"wrote {args.out}: {tdl2048.describe(loaded)} from TDL2048+'s {args.file}")
+    return 0
+
+
+def _export_network(args: argparse.Namespace) -> int:
+    if problem := _out_problem(args.out, args.force) or _writable(args.out):
+        args.parser.error(f"--out: {problem}")
+    try:
+        loaded = load_network(args.file)
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    tdl2048.write_network(args.out, loaded)
+    print(
+        f"wrote {args.out}: {tdl2048.describe(loaded)} in TDL2048+'s format; it reads it with "
+        f"{tdl2048.tdl_command(loaded)} -i {args.out}"
+    )
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
     if args.out is not None and (
@@ -867,6 +894,43 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")
     train.set_defaults(func=_train, parser=train)
+    importer = commands.add_parser(
+        "import-network",
+        help="read a network from TDL2048+'s weight file (FILE.w)",
+        description="Reads the weight file TDL2048+ (moporgic/TDL2048) writes with -o FILE.w "
+        "into a network file (.npz) for --evaluator ntuple. The file's tables must be those "
+        "of --network (TDL2048+ names 4x6patt to 8x6patt alike); a file that is not, or is "
+        "truncated, is refused in one line naming what differs.",
+    )
+    importer.add_argument("file", type=Path, help="TDL2048+'s weight file")
+    importer.add_argument(
+        "--network", choices=list(NETWORKS), required=True, help="the network the file holds"
+    )
+    importer.add_argument(
+        "--stages",
+        type=_bounded(int, 4, 32768),
+        nargs="+",
+        default=[],
+        metavar="TILE",
+        help="a multistage file's tile thresholds, which the file does not hold (TDL2048+'s "
+        "-@ 0,16384 is --stages 16384; default: one stage)",
+    )
+    importer.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
+    importer.add_argument("--force", action="store_true", help="replace an existing --out file")
+    importer.set_defaults(func=_import_network, parser=importer)
+    exporter = commands.add_parser(
+        "export-network",
+        help="write a network in TDL2048+'s weight-file format (FILE.w)",
+        description="Writes a network file (.npz, of train or import-network) as TDL2048+ "
+        "writes its weights, for its -i FILE.w; prints the -n (and -@) options that read it. "
+        "A file import-network read is written back byte for byte.",
+    )
+    exporter.add_argument("file", type=Path, help="the network file (.npz)")
+    exporter.add_argument(
+        "--out", type=Path, required=True, help="TDL2048+'s weight file (name it .w)"
+    )
+    exporter.add_argument("--force", action="store_true", help="replace an existing --out file")
+    exporter.set_defaults(func=_export_network, parser=exporter)
     agent_options = _agent_options()
     play = commands.add_parser(
         "play", parents=[agent_options], help="play games and summarize them"

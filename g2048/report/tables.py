@@ -242,10 +242,12 @@ def comparison_table(
     """Every comparison of two benchmark rows that the findings make, each pair once and tested
     once (`compare`: paired on their common seeds): the network against each heuristic of the
     same agent (`first`, the network's side, as `network` names it), and, under each of
-    `budgets`, the rows ranked by mean score, each against the next (`budget`, `rank`: 1 for
-    the top pair; `first` the higher unless the pair is a network's). Holm within two
-    families, the timed pairs and the others: a timed pair's p-value differs from run to run
-    and must not move the reproducible rows' correction."""
+    `budgets`, every two rows (`budget`; `rank`: k for the pair of the k-th and (k+1)-th by mean
+    score, which the findings read, 0 for the others; `first` the higher unless the pair is a
+    network's). Every two, not only neighbours: which rows neighbour under a time budget
+    changes from run to run, and the table's rows must not. Holm within two families, the
+    timed pairs and the others: a timed pair's p-value differs from run to run and must not
+    move the reproducible rows' correction."""
     rows: dict[frozenset, dict] = {}
     for network, heuristic in network_pairs:
         rows[frozenset((network, heuristic))] = {
@@ -253,8 +255,10 @@ def comparison_table(
         }  # fmt: skip
     for budget, names in budgets.items():
         ranked = sorted(names, key=lambda n: -games[n]["score"].mean())
-        for rank, (high, low) in enumerate(itertools.pairwise(ranked), start=1):
+        for i, j in itertools.combinations(range(len(ranked)), 2):
+            high, low = ranked[i], ranked[j]
             row = rows.setdefault(frozenset((high, low)), {"first": high, "second": low})
+            rank = i + 1 if j == i + 1 else 0
             row |= {"network": row.get("network", ""), "budget": budget, "rank": rank}
     out = []
     for row in rows.values():

@@ -750,3 +750,41 @@ def test_bench_measures_its_records_on_small_settings() -> None:
         "star_threads", "star_positions", "star_d2_speedup", "star_d2_speedup_low",
         "star_d2_speedup_high", "star_d2_node_ratio",
     ]  # fmt: skip
+
+
+def test_networks_go_to_tdl2048s_format_and_back(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(4)
+    size = ntuple.lut_size(ntuple.NETWORKS["2x4patt"])
+    network = ntuple.Network("2x4patt", rng.normal(0, 50, 2 * size).astype(np.float32), (2048,))
+    ntuple.save_network(tmp_path / "net.npz", network)
+    tdl = tmp_path / "net.w"
+    assert main(["export-network", str(tmp_path / "net.npz"), "--out", str(tdl)]) == 0
+    assert "-n 2x4patt@2 -@ 0,2048 -i" in capsys.readouterr().out
+    back = tmp_path / "back.npz"
+    args = ["import-network", str(tdl), "--network", "2x4patt", "--stages", "2048"]
+    assert main([*args, "--out", str(back)]) == 0
+    assert (back).read_bytes() == (tmp_path / "net.npz").read_bytes()
+    for command in (args, ["export-network", str(back)]):
+        target = back if command is args else tdl
+        with pytest.raises(SystemExit) as exit_info:
+            main([*command, "--out", str(target)])
+        assert exit_info.value.code == 2
+        assert f"--out: {str(target)!r} exists: give --force" in capsys.readouterr().err
+        assert main([*command, "--out", str(target), "--force"]) == 0
+
+
+def test_import_network_refuses_a_bad_file_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    tdl = tmp_path / "net.w"
+    ntuple.save_network(tmp_path / "net.npz", ntuple.zero_network("2x4patt"))
+    assert main(["export-network", str(tmp_path / "net.npz"), "--out", str(tdl)]) == 0
+    tdl.write_bytes(tdl.read_bytes()[:-100])
+    out = tmp_path / "x.npz"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["import-network", str(tdl), "--network", "2x4patt", "--out", str(out)])
+    assert exit_info.value.code == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"g2048 import-network: error: {tdl}: truncated: ends after {tdl.stat().st_size} bytes, "
+        "inside weight table 2 of 2 (sign 4567): its 65536 weights need 98 bytes more"
+    )

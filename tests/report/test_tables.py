@@ -124,8 +124,9 @@ def test_moves_gain_is_relative_to_the_baseline() -> None:
 
 
 def test_comparisons_test_each_pair_once_and_correct_timed_pairs_apart() -> None:
-    """A pair that is both a network's and a budget's rank is one row with one test; Holm runs
-    within the timed pairs and within the others."""
+    """A pair that is both a network's and a budget's is one row with one test; every two rows
+    under a budget are a row (a timed ranking that changes between runs changes no row); Holm
+    runs within the timed pairs and within the others."""
     net = games([5, 9, 7, 30], [8, 16, 8, 64])
     near, far = net.assign(score=net.score - [1, 2, 0, 3]), net.assign(score=net.score - 4)
     timed = net.assign(score=net.score - [2, 1, 3, 2], timed=True)
@@ -135,8 +136,12 @@ def test_comparisons_test_each_pair_once_and_correct_timed_pairs_apart() -> None
     assert out[["first", "second"]].values.tolist() == [
         ["net", "near"], ["net", "timed"], ["net", "far"], ["timed", "far"],
     ]  # fmt: skip
-    assert out.budget.tolist() == ["", "1 ms per move", "", "1 ms per move"]
+    assert out.budget.tolist() == ["", "1 ms per move", "1 ms per move", "1 ms per move"]
     assert out.network.tolist() == ["net", "net", "net", ""]
+    assert out["rank"].tolist() == [0, 1, 0, 2]  # net > timed > far: neighbours ranked
+    swapped = entries | {"net": timed.assign(timed=False), "timed": net.assign(timed=True)}
+    again = comparison_table(pairs, {"1 ms per move": ["far", "net", "timed"]}, swapped)
+    assert len(again) == len(out)  # another order under the budget: the same rows
     assert set(out.test) == {"paired t"}
     assert out["diff"].tolist()[:3] == [1.5, 2.0, 4.0]
     plain = out[~out.timed]
