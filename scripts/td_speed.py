@@ -42,7 +42,7 @@ NETWORK, ALPHA = "wu6x4", 0.1
 
 def train_rate(games: int) -> tuple[float, float, np.ndarray]:
     """(wall moves/s, CPU moves/s, the trained table) of one training run from zero."""
-    train_games = kernels(NETWORK)[0][0]
+    train_games = kernels(NETWORK, ())[0][0]
     _, table = prepare(zero_network(NETWORK))
     seeds = game_seeds(1, "td-speed", games)
     records = np.zeros((games, 3), dtype=np.int64)
@@ -58,7 +58,7 @@ def train_rate(games: int) -> tuple[float, float, np.ndarray]:
 
 def eval_rate(table: np.ndarray, games: int) -> tuple[float, float, float]:
     """(wall moves/s, CPU moves/s, mean score) of greedy 1-ply games with the network."""
-    greedy_games = kernels(NETWORK)[2]
+    greedy_games = kernels(NETWORK, ())[2]
     seeds = game_seeds(1, "td-speed-eval", games)
     records = np.zeros((games, 3), dtype=np.int64)
     t0, c0 = time.perf_counter(), time.thread_time()

@@ -49,7 +49,6 @@ from g2048.engine.rng import seed_state
 from g2048.evaluators.ntuple import (
     SYMMETRIES,
     Network,
-    check_stages,
     initial_network,
     lut_size,
     network_shape,
@@ -60,6 +59,7 @@ from g2048.evaluators.ntuple import (
     shape_base,
     shape_indices,
 )
+from g2048.learning.recipes import TDConfig
 
 # Columns of the per-game records `train_games` fills.
 SCORE, MAX_RANK, MOVES = range(3)
@@ -311,7 +311,7 @@ def _train_kernels(
 
 @functools.cache
 def kernels(
-    name: str, stages: tuple[int, ...] = ()
+    name: str, stages: tuple[int, ...]
 ) -> tuple[tuple[Callable, ...], tuple[Callable, ...], Callable]:
     """((train_games, train_rounds, train_lockfree), the same with TC, greedy_games) compiled
     for the network called `name` in `stages` (each on its first call): its tuples and stages
@@ -485,102 +485,65 @@ class Trainer:
 
 
 def train(
-    network: str,
-    games: int,
+    config: TDConfig,
     seeds: Callable[[int, int], np.ndarray],
     *,
-    alpha: float = 0.1,
-    coherence: bool = False,
-    block: int = 1000,
     checkpoint: str | Path | None = None,
-    checkpoint_every: int = 10000,
     key: dict | None = None,
     progress: Callable[[int, int, dict], None] | None = None,
     resumed: Callable[[int], None] | None = None,
-    batch: int = 1,
     threads: int = 1,
-    init: float = 0.0,
-    tc_games: int = 0,
-    tc_alpha: float = 1.0,
-    lock_free: bool = False,
-    stages: tuple[int, ...] = (),
-    lam: float = 0.0,
 ) -> tuple[Network, pd.DataFrame]:
-    """Train an n-tuple network on `games` TD(0) (or TD(lambda)) games from weights that value
-    every board at `init` (0, or optimistic: OTD): (network, curve).
+    """Train an n-tuple network as `config` says (its settings: g2048.learning.recipes):
+    (network, curve).
 
     seeds(start, count): the seeds of games start..start+count-1. The curve has a row per
-    `block` games (CURVE_COLUMNS; moves_per_s is the training rate, the only timing column).
-    With `checkpoint`, the state is saved every `checkpoint_every` games (a multiple of
-    `block`) and a run resumes from a checkpoint whose `key` (the run's settings) matches;
-    a resumed run ends with the same network and curve as an uninterrupted one.
-    progress(games done, games, curve row as a dict) follows each block; resumed(games done)
-    is called when a checkpoint is resumed.
+    `config.block` games (CURVE_COLUMNS; moves_per_s is the training rate, the only timing
+    column). With `checkpoint`, the state is saved every `checkpoint_every` games and a run
+    resumes from a checkpoint whose `key` (the run's settings) matches; a resumed run ends
+    with the same network and curve as an uninterrupted one. progress(games done, games,
+    curve row as a dict) follows each block; resumed(games done) is called when a checkpoint
+    is resumed.
 
-    batch > 1 trains in rounds of `batch` games (a divisor of `block`): a round's games are
-    played with the weights as they stood at its start, on `threads` threads, then their
-    updates are made in game order, so the result depends on batch but not on threads. batch=1
-    is the serial algorithm (threads then do not apply).
-
-    lock_free plays and learns a block's games on `threads` threads at once, sharing the
-    weights without locks (TDL2048+'s way, with batch 1): no serial phase, but not
-    reproducible to the bit, since which update lands first depends on the threads' timing.
+    batch > 1 trains in rounds of `batch` games: a round's games are played with the weights
+    as they stood at its start, on `threads` threads, then their updates are made in game
+    order, so the result depends on batch but not on threads. batch=1 is the serial algorithm
+    (threads then do not apply). lock_free plays and learns a block's games on `threads`
+    threads at once, sharing the weights without locks (TDL2048+'s way, with batch 1): no
+    serial phase, but not reproducible to the bit, since which update lands first depends on
+    the threads' timing.
 
     tc_games > 0 learns the last `tc_games` games by TC at `tc_alpha` (with `coherence` off
     before them): TDL2048+'s OTD+TC schedule, optimistic TD then TC (Guei et al. 2021).
-
     stages: the tile thresholds of a multistage network (Yeh et al. 2017; `ntuple`), each
     stage's table promoted from the one before it before its first update (`_promote`).
-
-    lam > 0 learns by TD(lambda): each afterstate towards the lambda-return of its episode,
+    lambda > 0 learns by TD(lambda): each afterstate towards the lambda-return of its episode,
     computed backwards once the game ends (`_update`; TDL2048+'s `-l`). TC games use it too.
     """
-    if games < 1 or block < 1:
-        raise ValueError(f"games and block must be >= 1, got {games}, {block}")
-    if batch < 1 or block % batch:
-        raise ValueError(f"batch must be a positive divisor of block ({block}), got {batch}")
     check_threads(threads)
-    if lock_free and batch > 1:
-        raise ValueError("lock_free plays every game at once: it takes no batch")
-    if not alpha > 0:
-        raise ValueError(f"alpha must be > 0, got {alpha}")
-    if checkpoint_every < 1 or checkpoint_every % block:
-        raise ValueError(
-            f"checkpoint_every must be a positive multiple of block ({block}), "
-            f"got {checkpoint_every}"
-        )
-    if not 0 <= tc_games <= games or tc_games % block or (tc_games and coherence):
-        raise ValueError(
-            f"tc_games must be a multiple of block ({block}) in 0..games ({games}), with "
-            f"coherence off, got {tc_games}"
-        )
-    if tc_games and not tc_alpha > 0:
-        raise ValueError(f"tc_alpha must be > 0, got {tc_alpha}")
-    if not 0 <= lam <= 1:
-        raise ValueError(f"lambda must be in [0, 1], got {lam}")
-    stages = check_stages(stages)
-    trainer = Trainer(initial_network(network, init, stages), coherence or tc_games > 0)
+    c = config
+    network, games, stages, tc_games, tc_from = c.network, c.games, c.stages, c.tc_games, c.tc_from
+    trainer = Trainer(initial_network(network, c.init, stages), c.coherence or tc_games > 0)
     path = Path(checkpoint) if checkpoint is not None else None
-    settings = {"network": network, "alpha": alpha, "coherence": coherence, "block": block}
+    settings = {"network": network, "alpha": c.alpha, "coherence": c.coherence, "block": c.block}
     # (the checkpoints of the settings that came before these keys keep their digests)
     optional = {
-        "batch": (batch, 1),
-        "init": (init, 0.0),
-        "lock_free": (lock_free, False),
+        "batch": (c.batch, 1),
+        "init": (c.init, 0.0),
+        "lock_free": (c.lock_free, False),
         "stages": (list(stages), []),
-        "lambda": (lam, 0.0),
+        "lambda": (c.lambda_, 0.0),
     }
     settings |= {k: v for k, (v, default) in optional.items() if v != default}
     if tc_games:  # where TC begins (a longer run with the same start goes on from it)
-        settings |= {"tc_from": games - tc_games, "tc_alpha": tc_alpha}
+        settings |= {"tc_from": tc_from, "tc_alpha": c.tc_alpha}
     digest = checkpoint_key(settings | (key or {}))
     if path is not None and trainer.restore(path, digest, games) and resumed is not None:
         resumed(trainer.games_done)
-    tc_from = games - tc_games if tc_games else (0 if coherence else games)
 
     def train_games(seeds: np.ndarray, records: np.ndarray, tc: bool) -> None:
         serial, rounds, lockfree = kernels(network, stages)[1 if tc else 0]
-        rate = (float(tc_alpha if tc and tc_games else alpha), float(lam))
+        rate = (float(c.tc_alpha if tc and tc_games else c.alpha), float(c.lambda_))
         state = (
             trainer.table,
             rate,
@@ -590,22 +553,22 @@ def train(
             EPISODE,
             trainer.promoted,
         )
-        if lock_free:
+        if c.lock_free:
             with thread_count(threads):
                 lockfree(seeds, *state)
-        elif batch == 1:
+        elif c.batch == 1:
             serial(seeds, *state)
         else:
             with thread_count(threads):
-                rounds(seeds, *state, (batch, threads))
+                rounds(seeds, *state, (c.batch, threads))
 
     def learning_rates(first: int, last: int) -> str:
         """The settings that stepped the weights in games first+1..last (for a diverged run)."""
-        rates = [f"alpha {alpha}"] if not tc_games or first < tc_from else []
-        rates += [f"tc_alpha {tc_alpha} (TC)"] if tc_games and last > tc_from else []
-        rates += ["coherence on"] if coherence else []
-        rates += [f"lambda {lam}"] if lam else []
-        rates += [f"init {init}"] if init else []
+        rates = [f"alpha {c.alpha}"] if not tc_games or first < tc_from else []
+        rates += [f"tc_alpha {c.tc_alpha} (TC)"] if tc_games and last > tc_from else []
+        rates += ["coherence on"] if c.coherence else []
+        rates += [f"lambda {c.lambda_}"] if c.lambda_ else []
+        rates += [f"init {c.init}"] if c.init else []
         return ", ".join(rates)
 
     checked = trainer.games_done  # weights checked finite (a resumed checkpoint's are)
@@ -615,7 +578,7 @@ def train(
             train_games(np.zeros(0, dtype=np.uint64), np.zeros((0, 3), dtype=np.int64), tc)
     while trainer.games_done < games:
         done = trainer.games_done
-        count = min(block, games - done, tc_from - done if done < tc_from else games)
+        count = min(c.block, games - done, tc_from - done if done < tc_from else games)
         records = np.zeros((count, 3), dtype=np.int64)
         t0 = time.perf_counter()
         train_games(seeds(done, count), records, done >= tc_from)
@@ -624,10 +587,10 @@ def train(
         trainer.curve.append(row)
         if progress is not None:
             progress(trainer.games_done, games, dict(zip(CURVE_COLUMNS, row, strict=True)))
-        if trainer.games_done % checkpoint_every == 0 or trainer.games_done == games:
+        if trainer.games_done % c.checkpoint_every == 0 or trainer.games_done == games:
             trainer.check_finite(checked, learning_rates(checked, trainer.games_done))
             checked = trainer.games_done
-            if path is not None and trainer.games_done % checkpoint_every == 0:
+            if path is not None and trainer.games_done % c.checkpoint_every == 0:
                 trainer.save(path, digest)
     curve = pd.DataFrame(trainer.curve, columns=list(CURVE_COLUMNS))
     curve["games"] = curve["games"].astype(np.int64)
