@@ -8,7 +8,7 @@ its `4x6patt` is the same network).
 Alone, it prints g2048's training rate (game moves with their updates per second, from zero
 weights, one thread) and its evaluation rate (greedy 1-ply games with the network it just
 trained). With --tdl it runs interleaved pairs, alternating which program goes first: training
-against TDL2048+'s backward TD(0) (`-tt backward`, the update rule of g2048.learning.td) and,
+against TDL2048+'s backward TD(0) (`-tt backward`, the update rule of g2048.learning.kernels) and,
 unless --no-forward, against its default forward mode; then evaluation against its `-e` with
 the network it trained in backward mode. A pair's ratio is g2048's rate over TDL2048+'s.
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import prepare, zero_network
-from g2048.learning.td import EPISODE, kernels
+from g2048.learning.kernels import EPISODE, kernels
 
 NETWORK, ALPHA = "wu6x4", 0.1
 

@@ -14,7 +14,8 @@ from g2048.agents.settings import from_settings
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import ntuple
 from g2048.learning.recipes import TDConfig, td_schema
-from g2048.learning.td import CURVE_COLUMNS, TrainingError, train
+from g2048.learning.td import train
+from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
 from g2048.study.methods.base import Key, Log, Method
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
 from g2048.study.progress import ReportedError, timing
