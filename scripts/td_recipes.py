@@ -33,32 +33,21 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.engine.rng import game_seeds
+from g2048.learning.recipes import OTD_INIT, RECIPES, STAGE_TILE, TDConfig
 from g2048.learning.td import train
 from g2048.report.figures import save, td_recipes
 
-NETWORK, ALPHA, INIT = "4x6patt", 0.1, 320000.0
-STAGE = 4096  # reached in most games by 10^5 (16384, the papers' threshold, hardly ever)
-LAMBDA = 0.5
-RECIPES = ("TD", "OTD", "OTD+TC", "2-stage", "TD(0.5)")
+NETWORK = "4x6patt"
+ALPHA, INIT, STAGE = TDConfig.alpha, float(OTD_INIT), STAGE_TILE  # (TDL2048+'s options below)
+LAMBDA = RECIPES["td-lambda"].changes["lambda"]
+LABELS = {recipe.label: name for name, recipe in RECIPES.items()}  # as the CSV names them
 BLOCK = re.compile(r"local:\s+avg=(\d+)")
 
 
 def g2048_curve(recipe: str, games: int, seed: int) -> list[float]:
     """Mean score per block of 1000 games of one g2048 run."""
-    options = {
-        "TD": {},
-        "OTD": {"init": INIT},
-        "OTD+TC": {"init": INIT, "tc_games": games // 10, "tc_alpha": 1.0},
-        "2-stage": {"stages": (STAGE,)},
-        "TD(0.5)": {"lam": LAMBDA},
-    }[recipe]
-    _, curve = train(
-        NETWORK,
-        games,
-        lambda at, n: game_seeds(seed, "td-recipes", n, at),
-        alpha=ALPHA,
-        **options,
-    )
+    config = RECIPES[LABELS[recipe]].config({"network": NETWORK, "games": games})
+    _, curve = train(config, lambda at, n: game_seeds(seed, "td-recipes", n, at))
     return curve.mean_score.tolist()
 
 
@@ -114,7 +103,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     parser.add_argument("--tdl", help="TDL2048+'s binary (leave out: g2048 only)")
     parser.add_argument("--jobs", type=int, default=2, help="runs at a time (default 2)")
-    parser.add_argument("--recipes", nargs="+", choices=RECIPES, default=list(RECIPES))
+    parser.add_argument("--recipes", nargs="+", choices=list(LABELS), default=list(LABELS))
     parser.add_argument("--merge", type=Path, help="an earlier run's CSV, added to the output")
     parser.add_argument("--out", type=Path, required=True, help="the curves (CSV)")
     parser.add_argument("--figure", type=Path, help="draw them here (PNG)")

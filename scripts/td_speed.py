@@ -8,7 +8,7 @@ its `4x6patt` is the same network).
 Alone, it prints g2048's training rate (game moves with their updates per second, from zero
 weights, one thread) and its evaluation rate (greedy 1-ply games with the network it just
 trained). With --tdl it runs interleaved pairs, alternating which program goes first: training
-against TDL2048+'s backward TD(0) (`-tt backward`, the update rule of g2048.learning.td) and,
+against TDL2048+'s backward TD(0) (`-tt backward`, the update rule of g2048.learning.kernels) and,
 unless --no-forward, against its default forward mode; then evaluation against its `-e` with
 the network it trained in backward mode. A pair's ratio is g2048's rate over TDL2048+'s.
 
@@ -35,14 +35,14 @@ import numpy as np
 
 from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import prepare, zero_network
-from g2048.learning.td import EPISODE, kernels
+from g2048.learning.kernels import EPISODE, kernels
 
 NETWORK, ALPHA = "wu6x4", 0.1
 
 
 def train_rate(games: int) -> tuple[float, float, np.ndarray]:
     """(wall moves/s, CPU moves/s, the trained table) of one training run from zero."""
-    train_games = kernels(NETWORK)[0][0]
+    train_games = kernels(NETWORK, ())[0][0]
     _, table = prepare(zero_network(NETWORK))
     seeds = game_seeds(1, "td-speed", games)
     records = np.zeros((games, 3), dtype=np.int64)
@@ -58,7 +58,7 @@ def train_rate(games: int) -> tuple[float, float, np.ndarray]:
 
 def eval_rate(table: np.ndarray, games: int) -> tuple[float, float, float]:
     """(wall moves/s, CPU moves/s, mean score) of greedy 1-ply games with the network."""
-    greedy_games = kernels(NETWORK)[2]
+    greedy_games = kernels(NETWORK, ())[2]
     seeds = game_seeds(1, "td-speed-eval", games)
     records = np.zeros((games, 3), dtype=np.int64)
     t0, c0 = time.perf_counter(), time.thread_time()

@@ -14,6 +14,7 @@ import statistics
 import time
 
 from g2048.engine.rng import game_seeds
+from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 
 
@@ -21,9 +22,10 @@ def rate(network: str, games: int, batch: int, threads: int, lock_free: bool) ->
     """Training moves per second of one run from zero weights."""
     t0 = time.perf_counter()
     _, curve = train(
-        network, games, lambda at, n: game_seeds(1, "td-threads", n, at), batch=batch,
-        threads=threads, lock_free=lock_free,
-    )  # fmt: skip
+        TDConfig(network, games, batch=batch, lock_free=lock_free),
+        lambda at, n: game_seeds(1, "td-threads", n, at),
+        threads=threads,
+    )
     return float((curve.mean_moves * 1000).sum()) / (time.perf_counter() - t0)
 
 

@@ -5,9 +5,14 @@ study's config) and `check_settings` checks an instance, so the config and the p
 the same values.
 
 `check_settings` knows the part of JSON Schema that settings use: type (integer, number,
-boolean, string), enum, const, minimum, exclusiveMinimum, maximum, exclusiveMaximum and oneOf.
-Python's types are stricter than JSON Schema's in one way: an integer setting takes an int (or
-a numpy integer), never a float such as 3.0 or a bool.
+boolean, string, array), enum, const, minimum, exclusiveMinimum, maximum, exclusiveMaximum,
+oneOf, and an array's items and maxItems. Python's types are stricter than JSON Schema's in one
+way: an integer setting takes an int (or a numpy integer), never a float such as 3.0 or a bool.
+An array setting holds a tuple (a dataclass default cannot be a list); its schema's default is
+the list.
+
+A setting's key, in a config and as a CLI flag, is its field's name, but for a Python keyword
+(`lambda`), whose field takes PEP 8's trailing underscore (`lambda_`): `setting_key`.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import numbers
+from collections.abc import Mapping
 from typing import Any
 
 _SCHEMA = "schema"  # the metadata key of a setting's schema
@@ -33,13 +39,47 @@ def setting(
     that names the setting in error messages (default: its name)."""
     spec = {"description": description, **schema}
     if default is not dataclasses.MISSING:
-        spec["default"] = default
+        spec["default"] = list(default) if isinstance(default, tuple) else default
     return dataclasses.field(default=default, metadata={_SCHEMA: spec, _LABEL: label})
+
+
+class SettingError(ValueError):
+    """A value a setting refuses, or settings that do not go together: `key` names the
+    setting to blame (as `setting_key` gives it)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def settings_of(cls: type) -> list[dataclasses.Field]:
     """The fields of dataclass `cls` that `setting` made, in order."""
     return [f for f in dataclasses.fields(cls) if _SCHEMA in f.metadata]
+
+
+def setting_key(field: dataclasses.Field) -> str:
+    """The setting's key in a config mapping and its CLI flag's word: the field's name, without
+    the trailing underscore of a field named after a Python keyword (`lambda_`: lambda)."""
+    return field.name.removesuffix("_")
+
+
+def from_settings(cls: type, settings: Mapping[str, object]) -> Any:  # noqa: ANN401
+    """An instance of dataclass `cls` from a mapping of its settings' keys (as a config holds
+    them); settings left out take their defaults."""
+    fields = {setting_key(f): f.name for f in settings_of(cls)}
+    unknown = [k for k in settings if k not in fields]
+    if unknown:
+        raise SettingError(unknown[0], f"unknown setting {unknown[0]!r}")
+    return cls(**{fields[k]: v for k, v in settings.items()})
+
+
+def settings_mapping(instance: object) -> dict[str, object]:
+    """An instance's settings by key, arrays as lists (a config mapping's values)."""
+    out = {}
+    for field in settings_of(type(instance)):
+        value = getattr(instance, field.name)
+        out[setting_key(field)] = list(value) if isinstance(value, tuple) else value
+    return out
 
 
 def setting_schema(field: dataclasses.Field) -> dict:
@@ -55,20 +95,22 @@ def object_schema(cls: type, description: str) -> dict:
         "description": description,
         "type": "object",
         "additionalProperties": False,
-        "required": [f.name for f in fields if f.default is dataclasses.MISSING],
-        "properties": {f.name: setting_schema(f) for f in fields},
+        "required": [setting_key(f) for f in fields if f.default is dataclasses.MISSING],
+        "properties": {setting_key(f): setting_schema(f) for f in fields},
     }
 
 
 def check_settings(instance: object) -> None:
-    """ValueError naming the first setting of `instance` whose value its schema refuses."""
+    """SettingError naming the first setting of `instance` whose value its schema refuses."""
     for field in settings_of(type(instance)):
         value = getattr(instance, field.name)
         wanted = _requirement(value, field.metadata[_SCHEMA])
         if wanted is not None:
             shown = repr(value) if isinstance(value, str) else value
-            raise ValueError(
-                f"{field.metadata[_LABEL] or field.name} must be {wanted}, got {shown}"
+            shown = list(value) if isinstance(value, tuple) else shown
+            key = setting_key(field)
+            raise SettingError(
+                key, f"{field.metadata[_LABEL] or key} must be {wanted}, got {shown}"
             )
 
 
@@ -86,7 +128,21 @@ def _requirement(value: object, schema: dict) -> str | None:
     kind = schema.get("type")
     if kind is not None and not _is_type(value, kind):
         return _TYPE_WORDS[kind]
+    if kind == "array":
+        return _items(value, schema)
     return _bounds(value, schema)
+
+
+def _items(value: list | tuple, schema: dict) -> str | None:
+    """None when the items of array `value` satisfy `schema`, else what the array must be."""
+    most = schema.get("maxItems")
+    if most is not None and len(value) > most:
+        return f"a list of at most {most} items"
+    for item in value:
+        wanted = _requirement(item, schema.get("items", {}))
+        if wanted is not None:
+            return f"a list of items each {wanted}"
+    return None
 
 
 _TYPE_WORDS = {
@@ -94,6 +150,7 @@ _TYPE_WORDS = {
     "number": "a number",
     "boolean": "true or false",
     "string": "a string",
+    "array": "a list",
 }
 
 
@@ -107,6 +164,8 @@ def _is_type(value: object, kind: str) -> bool:
         return isinstance(value, bool)
     if kind == "string":
         return isinstance(value, str)
+    if kind == "array":
+        return isinstance(value, list | tuple)
     if isinstance(value, bool):
         return False
     return isinstance(value, numbers.Integral if kind == "integer" else numbers.Real)

@@ -23,6 +23,7 @@ from g2048.engine.board import random_games
 from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, rng_state
 from g2048.evaluators.ntuple import Network, lut_size, network_tuples
+from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 from g2048.play import agent_params, evaluator_rows, play_games
 
@@ -423,7 +424,7 @@ def star_figures(depths: tuple[int, ...] = (5, 7), pairs: int = 7) -> tuple[Pair
 def training_figures(games: int = 2000, network: str = "wu6x4") -> TrainingFigures:
     """TD(0) training from zero weights on one thread: game moves (with their updates) and
     games per second over the first `games` games, after compiling."""
-    _, curve = train(network, games, lambda at, n: game_seeds(0, "bench-td", n, at))
+    _, curve = train(TDConfig(network, games), lambda at, n: game_seeds(0, "bench-td", n, at))
     moves = curve.mean_moves * np.diff(curve.games, prepend=0)
     seconds = float((moves / curve.moves_per_s).sum())
     return TrainingFigures(network, games, float(moves.sum()) / seconds, games / seconds)

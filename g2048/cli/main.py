@@ -18,6 +18,7 @@ import numpy as np
 
 import g2048
 from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
+from g2048.agents.settings import SettingError, settings_mapping
 from g2048.cli.bench import (
     BenchFigures,
     budget_figures,
@@ -34,12 +35,12 @@ from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network, tdl2048
 from g2048.evaluators.ntuple import NETWORKS, Network, load_network, save_network
+from g2048.learning.recipes import RECIPES, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
-from g2048.study.config import ConfigError, load_config, load_schema
+from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
-from g2048.study.methods import get_method
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.progress import ReportedError
 from g2048.study.results import parse_json, unknown_selection_keys, write_csv
@@ -293,41 +294,13 @@ def _bounded(
     return parse
 
 
-def _schema_number(spec: dict) -> Callable[[str], float]:
-    """An argparse type: a number within the bounds of the JSON schema `spec` (minimum,
-    exclusiveMinimum, maximum), so that an option keeps the config's bound of its key."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        low, high = spec.get("minimum"), spec.get("maximum")
-        above = spec.get("exclusiveMinimum")
-        if not (
-            (low is None or value >= low)
-            and (above is None or value > above)
-            and (high is None or value <= high)
-        ):
-            bounds = [f">= {low}"] if low is not None else []
-            bounds += [f"> {above}"] if above is not None else []
-            bounds += [f"<= {high}"] if high is not None else []
-            raise argparse.ArgumentTypeError(
-                f"must be {' and '.join(bounds)} (as in a study config), got {text}"
-            )
-        return value
-
-    return parse
-
-
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
 # The study config's bounds on games (g2048/study/schema.yaml), which the CLI keeps too: `play`
 # holds every game's row until the end, so it refuses more games up front instead of streaming.
 _SIZES = load_schema()["$defs"]
 MAX_GAMES = _SIZES["games"]["maximum"]
-MAX_TRAINING_GAMES = _SIZES["training_games"]["maximum"]
-# The td method's settings (g2048/study/methods/td.py), whose bounds `train` keeps too.
-_TD_KEYS = get_method("td").keys
+# train's flags: TDConfig's settings (g2048/learning/recipes.py), as the config's tune.td has them
+_TD_SCHEMA = td_schema("")
 
 
 def _depth(text: str) -> int | str:
@@ -515,20 +488,16 @@ def _train(args: argparse.Namespace) -> int:
     for out in (args.out, args.curve):
         if out is not None and (problem := _writable(out)):
             args.parser.error(f"{out}: {problem}")
-    settings = {
-        "network": args.network,
-        "games": args.games,
-        "alpha": args.alpha,
-        "coherence": args.coherence,
-        "checkpoint_every": args.checkpoint_every,
-        "batch": args.batch,
-        "init": args.init,
-        "tc_games": args.tc_games,
-        "tc_alpha": args.tc_alpha,
-        "lock_free": args.lock_free,
-        "stages": args.stages,
-        "lambda": args.lam,
-    }
+    given = {k: v for k, v in vars(args).items() if k in _TD_SCHEMA["properties"]}
+    for key, value in given.items():  # in check-config's words
+        if problem := value_problem(_TD_SCHEMA["properties"][key], value):
+            args.parser.error(
+                f"argument --{key.replace('_', '-')}: {problem} (as in a study config)"
+            )
+    try:  # the recipe's settings, then the flags given, and the rules across them
+        settings = settings_mapping(RECIPES[args.recipe].config(given))
+    except SettingError as exc:
+        args.parser.error(f"argument --{exc.key.replace('_', '-')}: {exc}")
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
         data, curve, network = stages.train(
@@ -635,6 +604,26 @@ def _watch(args: argparse.Namespace) -> int:
         return 130
     print(f"final score {position.score}, max tile {position.max_tile}, moves {position.moves}")
     return 0
+
+
+def _add_td_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per TDConfig setting (its key, dashed), written from its schema: required
+    when the setting is; a flag left out takes the recipe's value, else the default."""
+    kinds = {"integer": int, "number": float}
+    for key, spec in _TD_SCHEMA["properties"].items():
+        text = spec["description"].replace("%", "%%")  # argparse formats help with %
+        options: dict = {"dest": key, "default": argparse.SUPPRESS, "help": text}
+        if key in _TD_SCHEMA["required"]:
+            options["required"] = True
+        elif spec.get("type") != "boolean":
+            options["help"] += f" Default {spec['default']}."
+        if spec.get("type") == "boolean":
+            options["action"] = "store_true"
+        elif spec.get("type") == "array":
+            options |= {"type": kinds[spec["items"]["type"]], "nargs": "*"}
+        else:
+            options |= {"type": kinds.get(spec.get("type"), str), "choices": spec.get("enum")}
+        parser.add_argument("--" + key.replace("_", "-"), **options)
 
 
 def _agent_options() -> argparse.ArgumentParser:
@@ -810,86 +799,23 @@ def build_parser() -> argparse.ArgumentParser:
         "settings. The state is saved to OUT.ckpt every --checkpoint-every games; after a kill "
         "the same command resumes from it.",
     )
-    train.add_argument("--network", choices=list(NETWORKS), default="wu6x4", help="(default wu6x4)")
     train.add_argument(
-        "--games",
-        type=_bounded(int, 1, MAX_TRAINING_GAMES),
-        default=100000,
-        help=f"(default 100000, at most {MAX_TRAINING_GAMES})",
+        "--recipe",
+        choices=list(RECIPES),
+        default="td",
+        help="TDL2048+'s named recipes, whose settings the flags given override: "
+        + "; ".join(f"{name}: {r.description}" for name, r in RECIPES.items()).replace("%", "%%")
+        + " (default td)",
     )
-    train.add_argument(
-        "--alpha",
-        type=_schema_number(_TD_KEYS["alpha"].schema),
-        default=0.1,
-        help=f"{_TD_KEYS['alpha'].schema['description']} Default 0.1.",
-    )
-    train.add_argument("--coherence", action="store_true", help="temporal-coherence learning rates")
-    train.add_argument(
-        "--init",
-        type=_bounded(float, 0, 10_000_000),
-        default=0.0,
-        help="value of every board before training, spread over the weights (optimistic "
-        "initialisation, OTD; Guei et al. use 320000; default 0)",
-    )
-    train.add_argument(
-        "--tc-games",
-        type=_bounded(int, 0, MAX_TRAINING_GAMES),
-        default=0,
-        help="learn the last this many games by TC at --tc-alpha (OTD+TC; a multiple of 1000; "
-        "default 0)",
-    )
-    train.add_argument(
-        "--tc-alpha",
-        type=_schema_number(_TD_KEYS["tc_alpha"].schema),
-        default=1.0,
-        help=f"{_TD_KEYS['tc_alpha'].schema['description']} Default 1.0.",
-    )
-    train.add_argument(
-        "--lambda",
-        dest="lam",
-        type=_bounded(float, 0, 1),
-        default=0.0,
-        help="TD(lambda): learn towards lambda-returns, computed backwards over each game "
-        "(TDL2048+'s -l; default 0: TD(0))",
-    )
+    _add_td_flags(train)
     train.add_argument("--seed", type=_bounded(int, 0), default=1, help="run seed (default 1)")
     train.add_argument("--study-seed", type=_bounded(int, 0), default=2048, help="(default 2048)")
-    train.add_argument(
-        "--checkpoint-every",
-        type=_bounded(int, 1000, MAX_TRAINING_GAMES),
-        default=10000,
-        help="(default 10000)",
-    )
-    train.add_argument(
-        "--batch",
-        type=_bounded(int, 1, 1000),
-        default=1,
-        help="games per round, a divisor of 1000 (default 1: serial): a round's games are "
-        "played with the weights as they stood at its start, on --threads threads, then their "
-        "updates are made in game order (the result depends on --batch, not on --threads)",
-    )
     train.add_argument(
         "--threads",
         type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
         default=1,
         help="threads that play a round's games (with --batch > 1) or every game (with "
         "--lock-free); default 1",
-    )
-    train.add_argument(
-        "--lock-free",
-        action="store_true",
-        help="play and learn games on --threads threads at once, sharing the weights without "
-        "locks (TDL2048+'s way): no serial phase, but not reproducible to the bit",
-    )
-    train.add_argument(
-        "--stages",
-        type=_bounded(int, 4, 32768),
-        nargs="+",
-        default=[],
-        metavar="TILE",
-        help="tile thresholds of a multistage network, increasing powers of 2 (e.g. --stages "
-        "16384: two stages, the second from the first 16384 on, its weights promoted from the "
-        "first's; default: one stage)",
     )
     train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")

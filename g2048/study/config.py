@@ -12,8 +12,9 @@ import jsonschema
 import yaml
 
 from g2048.agents import EXPECTIMAX, AgentConfig, agent_schema
+from g2048.agents.settings import SettingError, from_settings
 from g2048.evaluators import check_bounded, check_downgrade, check_weights
-from g2048.evaluators.ntuple import check_stages
+from g2048.learning.recipes import TDConfig
 from g2048.study.methods import (
     Method,
     add_to_schema,
@@ -130,6 +131,16 @@ def validate_config(config: dict, schema: dict | None = None) -> dict:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(lines))
     _check_semantics(config)
     return config
+
+
+def value_problem(schema: dict, value: object) -> str | None:
+    """What check-config says of `value` as a config key of `schema` (e.g. "2.0 is greater
+    than the maximum of 1"), or None when the schema takes it: for the CLI's options that are
+    config keys too, so both refuse a value in the same words."""
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(value)
+    )
+    return None if error is None else error.message
 
 
 class _UniqueKeys(yaml.SafeLoader):
@@ -456,16 +467,11 @@ def _check_downgrade(key: str, evaluator: str, downgrade: int) -> None:
 
 
 def _check_td(td: dict) -> None:
-    if td["tc_games"] > td["games"]:
-        _fail("tune.td.tc_games", f"{td['tc_games']} is more than tune.td.games ({td['games']})")
-    if td["tc_games"] and td["coherence"]:
-        _fail("tune.td.tc_games", "TC for the last games needs coherence off before them")
-    if td["lock_free"] and td["batch"] > 1:
-        _fail("tune.td.lock_free", "lock-free training plays every game at once: batch 1")
+    """The rules across tune.td's settings: TDConfig's, as `train` and the CLI check them."""
     try:
-        check_stages(td["stages"])
-    except ValueError as exc:
-        _fail("tune.td.stages", str(exc))
+        from_settings(TDConfig, td)
+    except SettingError as exc:
+        _fail(f"tune.td.{exc.key}", str(exc))
 
 
 def _check_semantics(config: dict) -> None:

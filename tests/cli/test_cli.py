@@ -35,10 +35,11 @@ from g2048.cli.main import main
 from g2048.cli.watch import CLEAR, Position, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS, ntuple
+from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
 from g2048.study import stages
-from g2048.study.methods import get_method
+from g2048.study.config import ConfigError, load_config, validate_config
 from g2048.study.results import write_json
 from g2048.study.stages import select
 
@@ -439,7 +440,8 @@ def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, c
     args += ["--study-seed", "5", "--checkpoint-every", "1000"]
     assert main([*args, "--out", str(out), "--curve", str(curve)]) == 0
     want, want_curve = train(
-        "lines4x2", 1500, lambda at, n: game_seeds(5, "td-s2", n, at), checkpoint_every=1000
+        TDConfig("lines4x2", 1500, checkpoint_every=1000),
+        lambda at, n: game_seeds(5, "td-s2", n, at),
     )
     np.testing.assert_array_equal(ntuple.load_network(out).lut, want.lut)
     got = pd.read_csv(curve)
@@ -457,17 +459,20 @@ def test_train_takes_the_optimistic_tc_schedule(tmp_path: Path, capsys) -> None:
     otd = ["--init", "3000", "--tc-games", "1000", "--tc-alpha", "0.5"]
     assert main([*args, *otd, "--out", str(out)]) == 0
     want, _ = train(
-        "lines4x2", 2000, lambda at, n: game_seeds(2048, "td-s1", n, at), checkpoint_every=1000,
-        init=3000.0, tc_games=1000, tc_alpha=0.5,
-    )  # fmt: skip
+        TDConfig("lines4x2", 2000, checkpoint_every=1000, init=3000.0, tc_games=1000, tc_alpha=0.5),
+        lambda at, n: game_seeds(2048, "td-s1", n, at),
+    )
     np.testing.assert_array_equal(ntuple.load_network(out).lut, want.lut)
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "--tc-games", "1000", "--coherence", "--out", str(out)])
-    assert exit_info.value.code == 2 and "tc_games" in capsys.readouterr().err
+    assert (
+        exit_info.value.code == 2
+        and "argument --tc-games: tc_games needs" in capsys.readouterr().err
+    )
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "--lock-free", "--batch", "40", "--out", str(out)])
-    assert exit_info.value.code == 2 and "lock_free" in capsys.readouterr().err
+    assert exit_info.value.code == 2 and "argument --lock-free: " in capsys.readouterr().err
 
 
 def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
@@ -475,9 +480,9 @@ def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     args = ["train", "--network", "lines4x2", "--games", "1000", "--checkpoint-every", "1000"]
     assert main([*args, "--lambda", "0.5", "--out", str(out)]) == 0
     want, _ = train(
-        "lines4x2", 1000, lambda at, n: game_seeds(2048, "td-s1", n, at), checkpoint_every=1000,
-        lam=0.5,
-    )  # fmt: skip
+        TDConfig("lines4x2", 1000, checkpoint_every=1000, lambda_=0.5),
+        lambda at, n: game_seeds(2048, "td-s1", n, at),
+    )
     np.testing.assert_array_equal(ntuple.load_network(out).lut, want.lut)
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_info:
@@ -486,25 +491,34 @@ def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(
-    ("option", "value"),
-    [("--alpha", "2"), ("--alpha", "0"), ("--alpha", "nan"), ("--tc-alpha", "1.5")],
+    ("option", "value", "message"),
+    [
+        ("--alpha", "2", "2.0 is greater than the maximum of 1"),
+        ("--alpha", "0", "0.0 is less than or equal to the minimum of 0"),
+        ("--tc-alpha", "1.5", "1.5 is greater than the maximum of 1"),
+        ("--alpha", "nan", "alpha must be in (0, 1], got nan"),  # past JSON Schema: TDConfig's
+    ],
 )
-def test_train_bounds_its_learning_rates_as_the_config_does(
+def test_train_refuses_what_the_config_refuses_in_its_words(
     tmp_path: Path,
     capsys,  # noqa: ANN001
     option: str,
     value: str,
+    message: str,
 ) -> None:
-    """alpha and tc_alpha in (0, 1], the bounds of tune.td's keys (methods/td.py), which the
-    CLI reads: a larger step overshoots and the weights turn NaN."""
-    key = get_method("td").keys[option[2:].replace("-", "_")].schema
-    assert (key["exclusiveMinimum"], key["maximum"]) == (0, 1)
+    """alpha and tc_alpha in (0, 1], TDConfig's bounds (a larger step overshoots and the
+    weights turn NaN): train says what check-config says of tune.td's key."""
+    key = option[2:].replace("-", "_")
+    config = load_config(Path(__file__).resolve().parents[2] / "config" / "smoke.yaml")
+    config["tune"]["td"][key] = float(value)
+    if value != "nan":
+        with pytest.raises(ConfigError, match=re.escape(f"tune.td.{key}: {message}")):
+            validate_config(config)
+    args = ["train", "--network", "lines4x2", "--games", "1000", option, value]
     with pytest.raises(SystemExit) as exit_info:
-        main(["train", option, value, "--out", str(tmp_path / "net.npz")])
+        main([*args, "--out", str(tmp_path / "net.npz")])
     assert exit_info.value.code == 2
-    assert f"argument {option}: must be > 0 and <= 1 (as in a study config), got {value}" in (
-        capsys.readouterr().err
-    )
+    assert f"argument {option}: {message}" in capsys.readouterr().err
     assert not (tmp_path / "net.npz").exists()
 
 

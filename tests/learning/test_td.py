@@ -16,15 +16,10 @@ from g2048.engine.bitboard import OVERFLOW, max_rank, spawn_tile, start_board
 from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, seed_state
 from g2048.evaluators import AFTERSTATE, ntuple
-from g2048.learning.td import (
-    CURVE_COLUMNS,
-    MAX_RANK,
-    MOVES,
-    SCORE,
-    TrainingError,
-    kernels,
-    train,
-)
+from g2048.learning.kernels import MAX_RANK, MOVES, SCORE, kernels
+from g2048.learning.recipes import TDConfig
+from g2048.learning.td import train
+from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
 from g2048.play import play_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,13 +34,13 @@ def outcome(curve) -> np.ndarray:  # noqa: ANN001
 
 
 def test_training_is_a_pure_function_of_settings_and_seeds() -> None:
-    a, curve_a = train("lines4x2", 300, seeds, block=100)
-    b, curve_b = train("lines4x2", 300, seeds, block=100)
+    a, curve_a = train(TDConfig("lines4x2", 300, block=100), seeds)
+    b, curve_b = train(TDConfig("lines4x2", 300, block=100), seeds)
     np.testing.assert_array_equal(a.lut, b.lut)
     np.testing.assert_array_equal(outcome(curve_a), outcome(curve_b))
     assert list(curve_a.columns) == list(CURVE_COLUMNS)
     assert curve_a.games.tolist() == [100, 200, 300]
-    c, _ = train("lines4x2", 300, seeds, block=100, alpha=0.05)
+    c, _ = train(TDConfig("lines4x2", 300, block=100, alpha=0.05), seeds)
     assert not np.array_equal(a.lut, c.lut)
 
 
@@ -63,20 +58,22 @@ def assert_learned(trained: ntuple.Network, curve) -> None:  # noqa: ANN001
 
 @pytest.mark.parametrize("coherence", [False, True])
 def test_a_small_network_learns_to_beat_its_untrained_self(coherence: bool) -> None:
-    assert_learned(*train("lines4x2", 2000, seeds, block=500, coherence=coherence))
+    assert_learned(*train(TDConfig("lines4x2", 2000, block=500, coherence=coherence), seeds))
 
 
 RUN = """
 import os, signal, sys
 from g2048.engine.rng import game_seeds
+from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 
 def kill_at(done, games, row):  # SIGKILL at a fixed point, so the test never races the run
     if done == 1500:
         os.kill(os.getpid(), signal.SIGKILL)
 
-train("lines4x2", 3000, lambda s, c: game_seeds(7, "td-test", c, s), block=100,
-      checkpoint=sys.argv[1], checkpoint_every=100, key={"seed": 1}, progress=kill_at)
+train(TDConfig("lines4x2", 3000, block=100, checkpoint_every=100),
+      lambda s, c: game_seeds(7, "td-test", c, s), checkpoint=sys.argv[1], key={"seed": 1},
+      progress=kill_at)
 """
 
 
@@ -90,49 +87,46 @@ def test_a_killed_run_resumes_to_the_uninterrupted_result(tmp_path: Path) -> Non
     assert checkpoint.exists(), "no checkpoint was written"
     resumed_at = []
     got, curve = train(
-        "lines4x2",
-        3000,
+        TDConfig("lines4x2", 3000, block=100, checkpoint_every=100),
         seeds,
-        block=100,
         checkpoint=checkpoint,
-        checkpoint_every=100,
         key={"seed": 1},
         resumed=resumed_at.append,
     )
     assert resumed_at == [1400]
-    want, want_curve = train("lines4x2", 3000, seeds, block=100)
+    want, want_curve = train(TDConfig("lines4x2", 3000, block=100), seeds)
     np.testing.assert_array_equal(got.lut, want.lut)
     np.testing.assert_array_equal(outcome(curve), outcome(want_curve))
 
 
 def test_a_checkpoint_of_other_settings_is_never_resumed(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.ckpt"
-    train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+    train(TDConfig("lines4x2", 200, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint)
     assert checkpoint.exists()
     resumed_at = []
-    for settings in ({"alpha": 0.05}, {"key": {"seed": 2}}, {"coherence": True}, {"lam": 0.5}):
+    others = ({"alpha": 0.05}, {"coherence": True}, {"lambda_": 0.5}, {"batch": 10})
+    for settings, key in [*((other, None) for other in others), ({}, {"seed": 2})]:
+        config = TDConfig("lines4x2", 200, block=100, checkpoint_every=100, **settings)
+        train(config, seeds, checkpoint=checkpoint, key=key, resumed=resumed_at.append)
+        assert resumed_at == [], (settings, key)
         train(
-            "lines4x2",
-            200,
-            seeds,
-            block=100,
-            checkpoint=checkpoint,
-            checkpoint_every=100,
-            resumed=resumed_at.append,
-            **settings,
+            TDConfig("lines4x2", 200, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint
         )
-        assert resumed_at == [], settings
-        train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
     train(
-        "lines4x2",
-        300,
+        TDConfig("lines4x2", 300, block=100, checkpoint_every=100),
         seeds,
-        block=100,
         checkpoint=checkpoint,
-        checkpoint_every=100,
         resumed=resumed_at.append,
     )
     assert resumed_at == [200]  # a longer run of the same settings goes on from it
+
+
+def past_bounds(config: TDConfig, **rates: float) -> TDConfig:
+    """`config` with learning rates its bounds refuse (at most 1), set past its checks: what
+    the divergence check behind them must still stop."""
+    for name, value in rates.items():
+        object.__setattr__(config, name, value)
+    return config
 
 
 def test_a_diverging_run_stops_at_its_check_naming_the_games_and_the_rate(
@@ -142,24 +136,26 @@ def test_a_diverging_run_stops_at_its_check_naming_the_games_and_the_rate(
     checkpoint after it, naming the games since the last check and alpha, and leaves the last
     finite checkpoint; without a checkpoint the check at the end stops it."""
     checkpoint = tmp_path / "run.ckpt"
+    config = past_bounds(TDConfig("lines4x2", 1000, block=100, checkpoint_every=500), alpha=2.0)
     with pytest.raises(TrainingError) as info:
-        train("lines4x2", 1000, seeds, block=100, alpha=2.0, checkpoint=checkpoint,
-              checkpoint_every=500)  # fmt: skip
+        train(config, seeds, checkpoint=checkpoint)
     message = str(info.value)
     assert message.startswith("training diverged: the network's weights hold ")
     assert "NaN or infinite values" in message and "\n" not in message
     assert "after game 500 (finite after game 0), at alpha 2.0;" in message
     assert not checkpoint.exists()  # nothing non-finite is saved
+    config = past_bounds(TDConfig("lines4x2", 300, block=100, checkpoint_every=1000), alpha=5.0)
     with pytest.raises(TrainingError, match=r"after game 300 \(finite after game 0\), at alpha"):
-        train("lines4x2", 300, seeds, block=100, alpha=5.0, checkpoint_every=1000)
+        train(config, seeds)
     # the TC games' rate is named when they diverge
+    config = TDConfig("lines4x2", 400, block=100, tc_games=200, checkpoint_every=200)
     with pytest.raises(TrainingError, match=r"after game 400 .*at tc_alpha 5.0 \(TC\)"):
-        train("lines4x2", 400, seeds, block=100, tc_games=200, tc_alpha=5.0, checkpoint_every=200)
+        train(past_bounds(config, tc_alpha=5.0), seeds)
 
 
 def test_a_checkpoint_with_a_nan_weight_is_refused_not_resumed(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.ckpt"
-    train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+    train(TDConfig("lines4x2", 200, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint)
     with np.load(checkpoint) as data:
         arrays = {name: data[name] for name in data.files}
     table = arrays["table"].view(np.float32)
@@ -167,7 +163,9 @@ def test_a_checkpoint_with_a_nan_weight_is_refused_not_resumed(tmp_path: Path) -
     with open(checkpoint, "wb") as f:
         np.savez(f, **{k: v for k, v in arrays.items() if k != "sha256"})  # no digest to fail
     with pytest.raises(TrainingError) as info:
-        train("lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+        train(
+            TDConfig("lines4x2", 300, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint
+        )
     assert str(info.value) == (
         f"checkpoint {checkpoint}: its weights hold 1 NaN or infinite values (the first at "
         "entry 7), not resumed: delete it to train from the start"
@@ -176,24 +174,35 @@ def test_a_checkpoint_with_a_nan_weight_is_refused_not_resumed(tmp_path: Path) -
     with open(checkpoint, "wb") as f:
         np.savez(f, **arrays)
     with pytest.raises(TrainingError, match=r"run.ckpt: its state's SHA-256 is .* as it was saved"):
-        train("lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+        train(
+            TDConfig("lines4x2", 300, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint
+        )
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(ValueError, match="multiple of block"):
-        train("lines4x2", 100, seeds, block=100, checkpoint_every=150)
-    with pytest.raises(ValueError, match="alpha"):
-        train("lines4x2", 100, seeds, alpha=0.0)
-    with pytest.raises(ValueError, match="unknown network"):
-        train("lines9", 100, seeds)
+    """By TDConfig, before any game: the config's bounds and rules (g2048.learning.recipes)."""
+    with pytest.raises(ValueError, match="checkpoint_every must be a multiple of 100"):
+        TDConfig("lines4x2", 100, block=100, checkpoint_every=150)
+    with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\], got 0.0"):
+        TDConfig("lines4x2", 100, alpha=0.0)
+    with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\], got 2"):
+        TDConfig("lines4x2", 100, alpha=2)
+    with pytest.raises(ValueError, match="network must be one of"):
+        TDConfig("lines9", 100)
     for bad in ({"tc_games": 150}, {"tc_games": 300}, {"tc_games": 100, "coherence": True}):
         with pytest.raises(ValueError, match="tc_games"):
-            train("lines4x2", 200, seeds, block=100, **bad)
+            TDConfig("lines4x2", 200, block=100, **bad)
     with pytest.raises(ValueError, match="tc_alpha"):
-        train("lines4x2", 200, seeds, block=100, tc_games=100, tc_alpha=0.0)
+        TDConfig("lines4x2", 200, block=100, tc_games=100, tc_alpha=0.0)
     for lam in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="lambda"):
-            train("lines4x2", 100, seeds, lam=lam)
+            TDConfig("lines4x2", 100, lambda_=lam)
+    with pytest.raises(ValueError, match="batch must divide 100"):
+        TDConfig("lines4x2", 100, block=100, batch=7)
+    with pytest.raises(ValueError, match="lock_free plays every game at once"):
+        TDConfig("lines4x2", 100, lock_free=True, batch=10)
+    with pytest.raises(ValueError, match="stage thresholds must increase"):
+        TDConfig("lines4x2", 100, stages=(64, 32))
 
 
 def test_the_training_benchmark_reports_moves_and_games_per_second() -> None:
@@ -281,7 +290,10 @@ def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
 ) -> None:
     want, want_records = reference_train(name, seeds(0, games), alpha, coherence)
     got, curve = train(
-        name, games, seeds, alpha=alpha, coherence=coherence, block=games, checkpoint_every=games
+        TDConfig(
+            name, games, alpha=alpha, coherence=coherence, block=games, checkpoint_every=games
+        ),
+        seeds,
     )
     np.testing.assert_array_equal(got.lut, want)  # equal floats, bit for bit
     assert curve.mean_score.iloc[0] == want_records[:, 0].mean()
@@ -292,17 +304,19 @@ def test_the_training_kernel_makes_the_documented_updates_to_the_bit(
 def test_td_lambda_makes_the_documented_updates_to_the_bit(batch: int, coherence: bool) -> None:
     # lambda 0.5 moves each afterstate towards its lambda-return, serially and in rounds (a
     # round of one game at a time is the serial algorithm: checked in rounds of 5 on their own)
-    common = {"block": 30, "checkpoint_every": 30, "coherence": coherence, "lam": 0.5}
-    got, curve = train("lines4x2", 30, seeds, batch=batch, **common)
+    common = {"block": 30, "checkpoint_every": 30, "coherence": coherence, "lambda_": 0.5}
+    got, curve = train(TDConfig("lines4x2", 30, batch=batch, **common), seeds)
     if batch == 1:
         want, records = reference_train("lines4x2", seeds(0, 30), 0.1, coherence, lam=0.5)
         np.testing.assert_array_equal(got.lut, want)
         assert curve.mean_score.iloc[0] == records[:, 0].mean()
-    on_two, _ = train("lines4x2", 30, seeds, batch=batch, threads=2, **common)
+    on_two, _ = train(TDConfig("lines4x2", 30, batch=batch, **common), seeds, threads=2)
     np.testing.assert_array_equal(on_two.lut, got.lut)
-    plain, _ = train("lines4x2", 30, seeds, **(common | {"lam": 0.0}), batch=batch)
+    plain, _ = train(TDConfig("lines4x2", 30, **common | {"lambda_": 0.0}, batch=batch), seeds)
     assert not np.array_equal(got.lut, plain.lut)
-    full, _ = train("lines4x2", 30, seeds, block=30, checkpoint_every=30, lam=1.0)  # MC returns
+    full, _ = train(
+        TDConfig("lines4x2", 30, block=30, checkpoint_every=30, lambda_=1.0), seeds
+    )  # MC returns
     want_full, _ = reference_train("lines4x2", seeds(0, 30), 0.1, False, lam=1.0)
     np.testing.assert_array_equal(full.lut, want_full)
 
@@ -319,7 +333,7 @@ def test_multistage_training_makes_the_documented_updates_to_the_bit(batch: int)
     # round's games' updates are made in order
     stages = (128, 512)
     common = {"block": 60, "checkpoint_every": 60, "stages": stages, "batch": batch}
-    got, _ = train("lines4x2", 60, later, **common)
+    got, _ = train(TDConfig("lines4x2", 60, **common), later)
     assert got.stages == stages and got.lut.size == 3 * ntuple.lut_size(got.tuples)
     if batch == 1:
         want, records = reference_train("lines4x2", later(0, 60), 0.1, False, stages=stages)
@@ -328,13 +342,13 @@ def test_multistage_training_makes_the_documented_updates_to_the_bit(batch: int)
         stride = ntuple.lut_size(got.tuples)
         tables = [got.lut[k * stride : (k + 1) * stride] for k in range(3)]
         assert all(t.any() for t in tables) and not np.array_equal(tables[1], tables[2])
-    on_two, _ = train("lines4x2", 60, later, threads=2, **common)
+    on_two, _ = train(TDConfig("lines4x2", 60, **common), later, threads=2)
     np.testing.assert_array_equal(on_two.lut, got.lut)
 
 
 def test_a_stage_no_game_reaches_leaves_the_first_stage_as_one_stage_training() -> None:
-    one, _ = train("lines4x2", 100, seeds, block=100)
-    two, _ = train("lines4x2", 100, seeds, block=100, stages=(32768,))
+    one, _ = train(TDConfig("lines4x2", 100, block=100), seeds)
+    two, _ = train(TDConfig("lines4x2", 100, block=100, stages=(32768,)), seeds)
     np.testing.assert_array_equal(two.lut[: one.lut.size], one.lut)
     assert not two.lut[one.lut.size :].any()  # never reached: never promoted, never learned
 
@@ -342,14 +356,20 @@ def test_a_stage_no_game_reaches_leaves_the_first_stage_as_one_stage_training() 
 def test_a_multistage_run_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
     # the checkpoint keeps which stages were promoted: a stage reached before the checkpoint
     # is not promoted again after it
-    common = {"block": 20, "checkpoint": tmp_path / "run.ckpt", "checkpoint_every": 20}
-    train("lines4x2", 40, seeds, stages=(64,), **common)
+    common, checkpoint = {"block": 20, "checkpoint_every": 20}, tmp_path / "run.ckpt"
+    train(TDConfig("lines4x2", 40, stages=(64,), **common), seeds, checkpoint=checkpoint)
     resumed_at = []
-    got, _ = train("lines4x2", 80, seeds, stages=(64,), resumed=resumed_at.append, **common)
+    got, _ = train(
+        TDConfig("lines4x2", 80, stages=(64,), **common),
+        seeds,
+        checkpoint=checkpoint,
+        resumed=resumed_at.append,
+    )
     assert resumed_at == [40]
-    want, _ = train("lines4x2", 80, seeds, block=20, stages=(64,))
+    want, _ = train(TDConfig("lines4x2", 80, block=20, stages=(64,)), seeds)
     np.testing.assert_array_equal(got.lut, want.lut)
-    train("lines4x2", 100, seeds, stages=(128,), resumed=resumed_at.append, **common)
+    config = TDConfig("lines4x2", 100, stages=(128,), **common)
+    train(config, seeds, checkpoint=checkpoint, resumed=resumed_at.append)
     assert resumed_at == [40]  # other stages: not resumed
 
 
@@ -360,38 +380,45 @@ def test_optimistic_td_then_tc_makes_the_documented_updates_to_the_bit() -> None
         "lines4x2", seeds(0, 40), 0.1, False, init=4000.0, tc_from=20, tc_alpha=0.5
     )
     got, curve = train(
-        "lines4x2", 40, seeds, block=10, checkpoint_every=40, init=4000.0, tc_games=20,
-        tc_alpha=0.5,
-    )  # fmt: skip
+        TDConfig(
+            "lines4x2", 40, block=10, checkpoint_every=40, init=4000.0, tc_games=20, tc_alpha=0.5
+        ),
+        seeds,
+    )
     np.testing.assert_array_equal(got.lut, want)
     np.testing.assert_array_equal(curve.mean_score, want_records[:, 0].reshape(4, 10).mean(1))
-    plain, _ = train("lines4x2", 40, seeds, block=10, checkpoint_every=40)
+    plain, _ = train(TDConfig("lines4x2", 40, block=10, checkpoint_every=40), seeds)
     assert not np.array_equal(got.lut, plain.lut)
 
 
 def test_an_optimistic_tc_run_resumes_only_a_checkpoint_of_its_schedule(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.ckpt"
-    common = {"block": 10, "checkpoint": checkpoint, "checkpoint_every": 10, "init": 500.0}
-    train("lines4x2", 30, seeds, tc_games=20, **common)  # TC from game 10
+    common = {"block": 10, "checkpoint_every": 10, "init": 500.0}
+    ckpt = {"checkpoint": checkpoint}
+    train(TDConfig("lines4x2", 30, tc_games=20, **common), seeds, **ckpt)  # TC from game 10
     resumed_at = []
-    train("lines4x2", 40, seeds, tc_games=20, resumed=resumed_at.append, **common)
+    train(TDConfig("lines4x2", 40, tc_games=20, **common), seeds, **ckpt, resumed=resumed_at.append)
     assert resumed_at == []  # TC from game 20: another schedule
-    train("lines4x2", 20, seeds, tc_games=0, resumed=resumed_at.append, **common)
+    train(TDConfig("lines4x2", 20, tc_games=0, **common), seeds, **ckpt, resumed=resumed_at.append)
     assert resumed_at == []  # a checkpoint further on (40 games) than the run (20)
     checkpoint.unlink()
-    train("lines4x2", 30, seeds, tc_games=10, **common)  # TC from game 20, 30 games
-    got, curve = train("lines4x2", 40, seeds, tc_games=20, resumed=resumed_at.append, **common)
+    train(
+        TDConfig("lines4x2", 30, tc_games=10, **common), seeds, **ckpt
+    )  # TC from game 20, 30 games
+    got, curve = train(
+        TDConfig("lines4x2", 40, tc_games=20, **common), seeds, **ckpt, resumed=resumed_at.append
+    )
     assert resumed_at == [30]
-    want, want_curve = train("lines4x2", 40, seeds, block=10, init=500.0, tc_games=20)
+    want, want_curve = train(TDConfig("lines4x2", 40, block=10, init=500.0, tc_games=20), seeds)
     np.testing.assert_array_equal(got.lut, want.lut)
     np.testing.assert_array_equal(outcome(curve), outcome(want_curve))
 
 
 def test_greedy_games_are_the_greedy_agents_games() -> None:
-    network, _ = train("lines4x2", 300, seeds, block=100)
+    network, _ = train(TDConfig("lines4x2", 300, block=100), seeds)
     play = game_seeds(7, "td-test-greedy", 30)
     records = np.zeros((play.size, 3), dtype=np.int64)
-    greedy_games = kernels("lines4x2")[2]
+    greedy_games = kernels("lines4x2", ())[2]
     greedy_games(play, ntuple.prepare(network)[1], records)
     games = play_games(AgentConfig("greedy"), play, "ntuple", network)
     np.testing.assert_array_equal(records[:, SCORE], games.score)
@@ -401,15 +428,15 @@ def test_greedy_games_are_the_greedy_agents_games() -> None:
 
 def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
     assert max_threads() >= 2  # conftest asks numba for two threads at least
-    serial, serial_curve = train("lines4x2", 300, seeds, block=100)
-    one, curve_one = train("lines4x2", 300, seeds, block=100, batch=20, threads=1)
-    two, curve_two = train("lines4x2", 300, seeds, block=100, batch=20, threads=2)
+    serial, serial_curve = train(TDConfig("lines4x2", 300, block=100), seeds)
+    one, curve_one = train(TDConfig("lines4x2", 300, block=100, batch=20), seeds, threads=1)
+    two, curve_two = train(TDConfig("lines4x2", 300, block=100, batch=20), seeds, threads=2)
     np.testing.assert_array_equal(one.lut, two.lut)
     np.testing.assert_array_equal(outcome(curve_one), outcome(curve_two))
     assert not np.array_equal(one.lut, serial.lut)  # rounds play with the round's first weights
     # a round of one game is the serial algorithm, and episodes that outgrow their buffers
     # (16 moves here) are played again into bigger ones, to the same result
-    (train_games, rounds, _), _, _ = kernels("lines4x2")
+    (train_games, rounds, _), _, _ = kernels("lines4x2", ())
     none = np.zeros(0, dtype=np.float32)
     for kernel, extra in ((train_games, ()), (rounds, ((1, 2),)), (rounds, ((20, 2),))):
         _, table = ntuple.prepare(ntuple.zero_network("lines4x2"))
@@ -431,8 +458,8 @@ def test_rounds_train_the_same_network_on_any_number_of_threads() -> None:
 
 
 def test_lock_free_training_on_one_thread_is_the_serial_algorithm() -> None:
-    serial, serial_curve = train("lines4x2", 300, seeds, block=100)
-    one, curve_one = train("lines4x2", 300, seeds, block=100, lock_free=True, threads=1)
+    serial, serial_curve = train(TDConfig("lines4x2", 300, block=100), seeds)
+    one, curve_one = train(TDConfig("lines4x2", 300, block=100, lock_free=True), seeds, threads=1)
     np.testing.assert_array_equal(one.lut, serial.lut)
     np.testing.assert_array_equal(outcome(curve_one), outcome(serial_curve))
 
@@ -440,20 +467,20 @@ def test_lock_free_training_on_one_thread_is_the_serial_algorithm() -> None:
 def test_lock_free_training_on_two_threads_learns() -> None:
     # not reproducible to the bit (the threads race on shared weights), so only its learning
     # is checked
-    assert_learned(*train("lines4x2", 2000, seeds, block=500, lock_free=True, threads=2))
+    assert_learned(*train(TDConfig("lines4x2", 2000, block=500, lock_free=True), seeds, threads=2))
 
 
 def test_bad_rounds_are_refused() -> None:
     with pytest.raises(ValueError, match="lock_free"):
-        train("lines4x2", 100, seeds, block=100, batch=10, lock_free=True)
-    with pytest.raises(ValueError, match="divisor of block"):
-        train("lines4x2", 100, seeds, block=100, batch=30)
+        TDConfig("lines4x2", 100, block=100, batch=10, lock_free=True)
+    with pytest.raises(ValueError, match="batch must divide 100"):
+        TDConfig("lines4x2", 100, block=100, batch=30)
     with pytest.raises(ValueError, match="threads"):
-        train("lines4x2", 100, seeds, block=100, batch=10, threads=0)
-    with pytest.raises(ValueError, match="stage threshold is a tile"):
-        train("lines4x2", 100, seeds, block=100, stages=(100,))
+        train(TDConfig("lines4x2", 100, block=100, batch=10), seeds, threads=0)
+    with pytest.raises(ValueError, match="stages must be a list of items each one of 4, 8,"):
+        TDConfig("lines4x2", 100, block=100, stages=(100,))
     with pytest.raises(ValueError, match="must increase"):
-        train("lines4x2", 100, seeds, block=100, stages=(256, 128))
+        train(TDConfig("lines4x2", 100, block=100, stages=(256, 128)), seeds)
 
 
 @pytest.mark.parametrize(
@@ -469,13 +496,15 @@ def test_a_damaged_checkpoint_starts_the_run_afresh_untouched(damage, tmp_path: 
     """An empty, truncated or ill-shaped checkpoint is not resumed and changes nothing: the run
     ends as one without a checkpoint."""
     checkpoint = tmp_path / "run.npz"
-    train("lines4x2", 200, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100)
+    train(TDConfig("lines4x2", 200, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint)
     damage(checkpoint)
     resumed_at: list[int] = []
     got, _ = train(
-        "lines4x2", 300, seeds, block=100, checkpoint=checkpoint, checkpoint_every=100,
+        TDConfig("lines4x2", 300, block=100, checkpoint_every=100),
+        seeds,
+        checkpoint=checkpoint,
         resumed=resumed_at.append,
-    )  # fmt: skip
-    want, _ = train("lines4x2", 300, seeds, block=100)
+    )
+    want, _ = train(TDConfig("lines4x2", 300, block=100), seeds)
     assert resumed_at == []
     np.testing.assert_array_equal(got.lut, want.lut)
