@@ -65,7 +65,8 @@ def test_the_smoke_study_on_slurm_equals_the_local_run(tmp_path: Path) -> None:
     # one CPU per job, so that the CI node's two CPUs run two jobs at a time (the profile asks
     # two per job); results do not depend on threads, which the digests check once more
     one_cpu = ("--set-threads", "tune=1", "validate=1", "transfer=1", "benchmark_shard=1")
-    run = snakemake(where, *PROFILE, *one_cpu, *TARGETS, timeout=1500)
+    # the targets after a flag: --configfile (first) and --set-threads take lists
+    run = snakemake(where, "--printshellcmds", *TARGETS, *PROFILE, *one_cpu, timeout=1500)
     assert run.returncode == 0, run.stderr[-4000:]
     smoke = ROOT / "docs" / "digests" / "smoke.json"
     difference = verify(smoke, where / "results", partial=True)
@@ -73,7 +74,7 @@ def test_the_smoke_study_on_slurm_equals_the_local_run(tmp_path: Path) -> None:
     for target in TARGETS:
         assert (where / target).is_file(), target
     jobs = submitted(run.stdout + run.stderr)
-    plan = snakemake(where, "-n", "--forceall", "--quiet", "rules", *TARGETS)
+    plan = snakemake(where, "-n", *TARGETS, "--forceall", "--quiet", "rules")
     assert len(jobs) == cluster_jobs(plan.stdout + plan.stderr), plan.stdout
     assert set(sacct(*jobs).values()) == {(ACCOUNT, "COMPLETED")}
 

@@ -7,6 +7,7 @@ rule provenance:
         validate=expand(
             "results/provenance/validate/{candidate}.json", candidate=CANDIDATES
         ),
+        test=expand("results/provenance/test/{candidate}.json", candidate=TEST_SETS),
         transfer=expand(
             "results/provenance/transfer/{w}/depth{d}.json",
             w=TRANSFER_SETS,
