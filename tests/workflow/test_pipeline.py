@@ -134,7 +134,7 @@ def test_transfer_table_pairs_every_set_and_depth_with_the_reference(smoke: Path
 
 def test_the_learned_network_is_paired_with_each_heuristic_of_its_agent(smoke: Path) -> None:
     every = table(smoke, "comparisons")
-    df = every[every.network.notna()].rename(
+    df = every[every.network.notna()].drop(columns="network").rename(
         columns={"first": "network", "second": "heuristic", "first_score": "network_score",
                  "second_score": "heuristic_score"}
     )  # fmt: skip
