@@ -48,11 +48,11 @@ test-fast: $(BIN)/activate
 
 # The smoke study through profiles/slurm on a single-node SLURM started here (root, Debian).
 test-slurm: $(BIN)/activate
-	ci/slurm-test.sh
+	.ci/slurm-test.sh
 
 # The smoke study's report opened in headless Chromium (installed from Debian if missing).
 test-browser: $(BIN)/activate
-	ci/browser-test.sh
+	.ci/browser-test.sh
 
 lint: $(BIN)/activate
 	$(BIN)/ruff check --fix .

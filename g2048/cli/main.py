@@ -19,7 +19,7 @@ import numpy as np
 import g2048
 from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
 from g2048.agents.settings import SettingError, settings_mapping
-from g2048.cli.bench import (
+from g2048.cli.speed import (
     BenchFigures,
     budget_figures,
     deepening_figure,
@@ -41,8 +41,8 @@ from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
+from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
-from g2048.study.progress import ReportedError
 from g2048.study.results import parse_json, unknown_selection_keys, write_csv
 
 

@@ -8,7 +8,7 @@ function refuse too, with the same message.
 
 A recipe (TDL2048+'s word: its users name a learning method, not its settings) is a few
 settings over TD(0)'s: optimistic initialisation (OTD), TC for the last tenth (OTD+TC), a
-second stage (2-stage), lambda-returns (TD(0.5)). scripts/td_recipes.py compares their
+second stage (2-stage), lambda-returns (TD(0.5)). tools/td_recipes.py compares their
 learning curves with TDL2048+'s.
 """
 

@@ -363,7 +363,8 @@ def html_page(df: pd.DataFrame, title: str, footer: str = "") -> str:
 
 def write_table(df: pd.DataFrame, stem: str | Path, digits: int = 3, footer: str = "") -> None:
     """Write stem.csv (full precision), stem.md, stem.tex and stem.html (rounded to `digits`),
-    the last three with `footer` below the table (in LaTeX as comments)."""
+    the last three with `footer` below the table (in LaTeX as comments); a suffix of `stem`
+    is replaced (any of the four files names them all)."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(stem.with_suffix(".csv"), index=False)

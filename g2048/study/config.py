@@ -12,9 +12,8 @@ import jsonschema
 import yaml
 
 from g2048.agents import EXPECTIMAX, AgentConfig, agent_schema
-from g2048.agents.settings import SettingError, from_settings
+from g2048.agents.settings import SettingError
 from g2048.evaluators import check_bounded, check_downgrade, check_weights
-from g2048.learning.recipes import TDConfig
 from g2048.study.methods import (
     Method,
     add_to_schema,
@@ -466,18 +465,13 @@ def _check_downgrade(key: str, evaluator: str, downgrade: int) -> None:
         _fail(key, str(exc))
 
 
-def _check_td(td: dict) -> None:
-    """The rules across tune.td's settings: TDConfig's, as `train` and the CLI check them."""
-    try:
-        from_settings(TDConfig, td)
-    except SettingError as exc:
-        _fail(f"tune.td.{exc.key}", str(exc))
-
-
 def _check_semantics(config: dict) -> None:
     runs = run_names(config)
-    if "td" in config["tune"]:
-        _check_td(config["tune"]["td"])
+    for method in section_methods():
+        try:
+            method.check_section(config["tune"][method.name])
+        except SettingError as exc:
+            _fail(f"tune.{method.name}.{exc.key}", str(exc))
     for i, run in enumerate(config["tune"]["runs"]):
         if runs.index(run["name"]) != i:
             _fail(f"tune.runs[{i}].name", f"duplicate name {run['name']!r}")

@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from g2048.study.progress import Log, ReportedError, script_log
+from g2048.study.logs import Log, ReportedError, script_log
 from g2048.study.results import ResultFileError, parse_json, write_json
 
 RECORDS = Path("results/provenance/hashes")

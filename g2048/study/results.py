@@ -31,9 +31,9 @@ import pandas as pd
 from g2048.evaluators import get_evaluator
 from g2048.evaluators.ntuple import Network, lut_size, network_tuples, stage_text
 from g2048.play import COLUMNS
+from g2048.study.logs import ReportedError
 from g2048.study.methods import METHODS, Method, get_method
 from g2048.study.naming import NETWORK_EVALUATOR, network_file
-from g2048.study.progress import ReportedError
 from g2048.study.weights import shown, weights_problem
 
 TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)

@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 
 from g2048.agents import AgentConfig
-from g2048.cli.bench import (
+from g2048.cli.main import main
+from g2048.cli.speed import (
     BenchFigures,
     BudgetFigure,
     DeepeningFigure,
@@ -31,7 +32,6 @@ from g2048.cli.bench import (
     node_cost_figures,
     star_figures,
 )
-from g2048.cli.main import main
 from g2048.cli.watch import CLEAR, Position, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATORS, ntuple

@@ -15,8 +15,8 @@ from g2048.learning.recipes import BLOCK, RECIPES, TDConfig, td_schema
 from g2048.learning.td import train
 from g2048.study import stages
 from g2048.study.config import load_schema
+from g2048.study.logs import ReportedError
 from g2048.study.methods import get_method
-from g2048.study.progress import ReportedError
 
 PACKAGE = Path(__file__).resolve().parents[2] / "g2048"
 SCHEMA = td_schema("")

@@ -11,7 +11,7 @@ import pytest
 
 from g2048.agents import AgentConfig
 from g2048.agents.rollout import evaluator_move
-from g2048.cli.bench import training_figures
+from g2048.cli.speed import training_figures
 from g2048.engine.bitboard import OVERFLOW, max_rank, spawn_tile, start_board
 from g2048.engine.parallel import max_threads, thread_count
 from g2048.engine.rng import game_seeds, seed_state

@@ -8,7 +8,6 @@ each rate, normalised hypervolumes, one style per run), and on many series."""
 
 from __future__ import annotations
 
-import ast
 import io
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from g2048.report.published import PUBLISHED
 from g2048.report.tables import REACH
 from g2048.study.config import validate_config
 from g2048.study.naming import OBJECTIVES
+from g2048.study.outputs import FIGURES
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTIONS = ROOT / "workflow" / "report"
@@ -530,18 +530,10 @@ def test_the_checks_catch_what_the_reviewer_found() -> None:
         assert found in problems
 
 
-def paper_figures() -> list[str]:
-    """The figures the workflow makes (FIGURES in workflow/rules/common.smk, and the depth
-    transfer, made where the config asks for it)."""
-    text = (ROOT / "workflow" / "rules" / "common.smk").read_text()
-    listed = text[text.index("FIGURES = [") :].partition("]")[0] + "]"
-    return [*ast.literal_eval(listed.partition("=")[2]), "depth_transfer"]
-
-
 def test_every_paper_figure_is_checked_at_print_size_on_the_studys_data() -> None:
-    assert set(paper_figures()) <= set(BUILDERS)
-    assert "cost_strength_column" in paper_figures()
-    assert not {"td_learning_100k", "layers"} & set(paper_figures())
+    assert set(FIGURES) <= set(BUILDERS)
+    assert "cost_strength_column" in FIGURES
+    assert not {"td_learning_100k", "layers"} & set(FIGURES)
 
 
 def test_the_checks_catch_a_small_or_overlapping_label_in_a_paper_figure() -> None:

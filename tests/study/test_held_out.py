@@ -13,9 +13,9 @@ from g2048.evaluators import get_evaluator
 from g2048.play import play_games
 from g2048.study.config import run_settings, validate_config
 from g2048.study.methods.base import incumbents
+from g2048.study.methods.fronts import select_balanced
 from g2048.study.objectives import log2_tiles
 from g2048.study.results import ResultFileError, read_progress, write_csv
-from g2048.study.selection import select_balanced
 from g2048.study.stages import held_out_progress, progress_seeds, progress_steps, tune
 
 ROOT = Path(__file__).resolve().parents[2]

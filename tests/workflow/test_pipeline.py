@@ -409,76 +409,85 @@ def _network(name: str, value: float) -> Callable[[Path], None]:
     return damage
 
 
-# Well-formed but wrong (issue 28): each stops the jobs that read it, naming it, before a table.
-WRONG = [
-    ("select/cem/seed1.json", _edit_json(weights=[True] * 8),
-     "holds true as its weight 0 (empty), not a number"),
-    ("select/cem/seed1.json", _edit_json(weights=lambda w: [1e308, *w[1:]]),
-     "holds 1e+308 as its weight 0 (empty), outside cem8's box [-5, 5]"),
-    ("select/cem/seed1.json", _edit_json(evaluator="nsga4", weights=[0.25] * 4),
-     "records evaluator \"nsga4\"; the config's run cem tunes cem8"),
-    ("select/cem/seed1.json", _edit_json(weights=lambda w: [str(x) for x in w]), "not a number"),
-    ("select/cem/seed1.json", _edit_json(weights=[1.0, 2.0, 3.0]),
-     "holds 3 weights; evaluator cem8 takes 8"),
-    ("select/cem/seed1.json", _edit_json(seed="x"), "records seed \"x\", not an integer"),
-    ("select/tuned-cem.json", _edit_json(selection_values=_demote_the_pick),
-     "the best"),
-    ("select/tuned-cmaes.json", _paste_weights("tuned-cem.json"),
-     "differ from that seed's selection file results/select/cmaes/seed"),
-    ("tune/cem/seed1.json", _edit_json(settings=lambda s: s | {"games": 99}),
-     "records settings other than the config's for run cem (games: 99 here, 2 in the config)"),
-    ("tune/td/seed1.npz", _network("lines4x2", np.nan), "NaN or infinite weights"),
-    ("tune/td/seed1.npz", _network("wu6x4", 0.0),
-     "holds a 'wu6x4' network; the config's tune.td.network is 'lines4x2'"),
-]  # fmt: skip
-WRONG_IDS = [
-    "bool-weights", "huge-weights", "other-evaluator", "string-weights", "short-weights",
-    "seed-x", "pick-not-best", "pasted-pick", "tune-settings", "nan-network", "other-network",
+# Well-formed but wrong selections of a run that tunes cem8 (issue 28), one on each seed's
+# selection of the three such runs, with what the job that reads one says of it.
+CEM8 = [
+    (f"select/{run}/seed{seed}.json", damage, fault.format(run=run))
+    for (run, seed), (damage, fault) in zip(
+        [(r, s) for r in ("cem", "cmaes", "random-search") for s in (1, 2)],
+        [
+            (_edit_json(weights=[True] * 8), "holds true as its weight 0 (empty), not a number"),
+            (_edit_json(weights=lambda w: [1e308, *w[1:]]),
+             "holds 1e+308 as its weight 0 (empty), outside cem8's box [-5, 5]"),
+            (_edit_json(evaluator="nsga4", weights=[0.25] * 4),
+             'records evaluator "nsga4"; the config\'s run {run} tunes cem8'),
+            (_edit_json(weights=lambda w: [str(x) for x in w]), "not a number"),
+            (_edit_json(weights=[1.0, 2.0, 3.0]), "holds 3 weights; evaluator cem8 takes 8"),
+            (_edit_json(seed="x"), 'records seed "x", not an integer'),
+        ],
+        strict=True,
+    )
 ]  # fmt: skip
 
-
-@pytest.mark.parametrize(
-    ("victim", "damage", "fault"),
-    [
+# Damaged result files, in groups whose files have disjoint consumers: each group is damaged
+# in one copy of the smoke study and run once, every consumer failing on its own file.
+DAMAGES = {
+    "jobs-read": [
         ("benchmark/greedy/shard0.csv", _cut_in_half, "truncated?"),
+        ("select/nsga2/seed1.json", lambda p: p.write_text("garbage"), "is not valid JSON"),
+        ("select/nsga2/seed2.json", lambda p: p.write_text("{}"), "lacks the key(s) run"),
+        *CEM8,
+        ("tune/td/seed1.npz", _network("lines4x2", np.nan), "NaN or infinite weights"),
+        ("tune/td/seed2.npz", _network("wu6x4", 0.0),
+         "holds a 'wu6x4' network; the config's tune.td.network is 'lines4x2'"),
+    ],
+    "tables-read": [
         ("benchmark/expectimax-d3.csv", _cut_in_half, "truncated?"),
         ("validate/cem-s1.csv", _cut_in_half, "truncated?"),
-        ("select/nsga2/seed1.json", lambda p: p.write_text("garbage"), "is not valid JSON"),
-        ("select/nsga2/seed1.json", lambda p: p.write_text("{}"), "lacks the key(s) run"),
-        (
-            "select/nsga2/seed1.json",
-            lambda p: p.write_text("[" * 100_000 + "]" * 100_000),
-            "nested 100000 levels deep, more than the 32",
-        ),
-        *WRONG,
     ],
-    ids=["shard", "merged", "validate", "garbage-json", "empty-json", "deep-json", *WRONG_IDS],
-)
-def test_a_damaged_result_file_stops_its_consumers_naming_it(
-    smoke: Path,
-    tmp_path: Path,
-    victim: str,
-    damage,
-    fault: str,  # noqa: ANN001
+    "picks-and-runs": [
+        ("select/nsga2/seed1.json", lambda p: p.write_text("[" * 100_000 + "]" * 100_000),
+         "nested 100000 levels deep, more than the 32"),
+        ("select/tuned-cem.json", _edit_json(selection_values=_demote_the_pick), "the best"),
+        ("select/tuned-cmaes.json", _paste_weights("tuned-cem.json"),
+         "differ from that seed's selection file results/select/cmaes/seed"),
+        ("tune/random-search/seed1.json", _edit_json(settings=lambda s: s | {"games": 99}),
+         "records settings other than the config's for run random-search (games: 99 here, 2 "
+         "in the config)"),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("group", DAMAGES)
+def test_damaged_result_files_stop_their_consumers_naming_them(
+    smoke: Path, tmp_path: Path, group: str
 ) -> None:
     """Each damage is refused before any job by the check of recorded hashes, naming the file;
     and by the jobs that read the file where no record names it (made before records were
-    kept, or its record deleted)."""
+    kept, or its record deleted): each job that fails ends on one line naming its file and
+    what is wrong with it, and no table is made from bad data."""
     where = tmp_path / "damaged"
     shutil.copytree(smoke, where, symlinks=True)
     tables = {p: p.read_bytes() for p in (where / "results" / "tables").glob("*.csv")}
-    damage(where / "results" / victim)
+    victims = [victim for victim, _, _ in DAMAGES[group]]
+    assert len(set(victims)) == len(victims)
+    for victim, damage, _ in DAMAGES[group]:
+        damage(where / "results" / victim)
     dry = snakemake(where, "-n")
     assert dry.returncode != 0
-    assert f"result file results/{victim}: its SHA-256 is " in dry.stderr, dry.stderr[-3000:]
+    refused = [v for v in victims if f"result file results/{v}: its SHA-256 is " in dry.stderr]
+    assert len(refused) == 1, dry.stderr[-3000:]  # the check stops at the first it finds
     assert "Traceback" not in dry.stderr and "Job stats" not in dry.stdout
-    _records_of(where, victim).unlink()
-    run = snakemake(where, "--cores", "2")
+    for victim in victims:
+        _records_of(where, victim).unlink()
+    run = snakemake(where, "--cores", "2", "--keep-going")
     assert run.returncode != 0
-    assert f"result file results/{victim}: " in run.stderr, run.stderr[-3000:]
-    assert fault in run.stderr
-    assert "delete it and run the same snakemake command again" in run.stderr
-    assert "Traceback" not in run.stderr  # the job ends on the one line that says it all
+    lines = [line for line in run.stderr.splitlines() if line.startswith("result file ")]
+    for victim, _, fault in DAMAGES[group]:
+        said = [line for line in lines if line.startswith(f"result file results/{victim}: ")]
+        assert any(fault in line for line in said), (victim, fault, run.stderr[-3000:])
+        assert all("delete it and run the same snakemake command again" in s for s in said)
+    assert "Traceback" not in run.stderr  # each job ends on the one line that says it all
     for path, data in tables.items():  # no table from bad data: as it was, or removed with
         assert not path.exists() or path.read_bytes() == data  # the job that failed on it
 

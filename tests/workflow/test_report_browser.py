@@ -1,7 +1,7 @@
 """The smoke study's Snakemake report, opened in headless Chromium as a reader would: every
 table is readable inline (its HTML rendering), with the values of its CSV.
 
-Needs Debian's Chromium at /usr/bin/chromium: `make test-browser` (ci/browser-test.sh) installs
+Needs Debian's Chromium at /usr/bin/chromium: `make test-browser` (.ci/browser-test.sh) installs
 it where missing and runs this file; `make test` leaves it out (marker `browser`)."""
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The smoke study through profiles/slurm on a real SLURM (ci/slurm-up.sh; `make test-slurm`):
+"""The smoke study through profiles/slurm on a real SLURM (.ci/slurm-up.sh; `make test-slurm`):
 a job of every game-playing rule gives results byte-identical to a local run's (the committed
 smoke digests, which `make test` checks a whole local run against), every game job runs as a
 SLURM job under the profile's account, and a failing job is reported as a failure, not a hang."""
@@ -43,7 +43,7 @@ def submitted(output: str) -> list[str]:
 def cluster() -> None:
     up = subprocess.run(["sinfo", "-h", "-o", "%a"], capture_output=True, text=True)
     if up.returncode != 0 or "up" not in up.stdout:
-        pytest.fail(f"no SLURM cluster answers (start one with ci/slurm-up.sh): {up.stderr}")
+        pytest.fail(f"no SLURM cluster answers (start one with .ci/slurm-up.sh): {up.stderr}")
 
 
 # One target (and so every job it needs) per rule that plays games: tuning and training (two

@@ -39,11 +39,7 @@ rule table_benchmark:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/benchmark", ".csv", ".md", ".tex", ".html"),
-            caption="../report/benchmark.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_benchmark"),
     log:
         "logs/aggregate/table_benchmark.log",
     benchmark:
@@ -65,16 +61,7 @@ rule table_methods:
         games=expand("results/test/{candidate}.csv", candidate=TEST_SETS),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/methods", ".csv", ".md", ".tex", ".html"),
-            caption="../report/methods.rst",
-            category="Tables",
-        ),
-        report(
-            multiext("results/tables/method_pairs", ".csv", ".md", ".tex", ".html"),
-            caption="../report/method_pairs.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_methods"),
     log:
         "logs/aggregate/table_methods.log",
     benchmark:
@@ -100,11 +87,7 @@ rule table_validation:
         games=expand("results/validate/{candidate}.csv", candidate=CANDIDATES),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/validation", ".csv", ".md", ".tex", ".html"),
-            caption="../report/validation.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_validation"),
     log:
         "logs/aggregate/table_validation.log",
     benchmark:
@@ -131,21 +114,7 @@ rule table_transfer:
         ),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/transfer", ".csv", ".md", ".tex", ".html"),
-            caption="../report/transfer.rst",
-            category="Tables",
-        ),
-        report(
-            multiext("results/figures/depth_transfer", ".png", ".pdf"),
-            caption="../report/depth_transfer.rst",
-            category="Validation",
-        ),
-        report(
-            multiext("results/tables/transfer_leaders", ".csv", ".md", ".tex", ".html"),
-            caption="../report/transfer_leaders.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_transfer"),
     log:
         "logs/aggregate/table_transfer.log",
     benchmark:
@@ -169,11 +138,7 @@ rule table_comparisons:
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/comparisons", ".csv", ".md", ".tex", ".html"),
-            caption="../report/comparisons.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_comparisons"),
     log:
         "logs/aggregate/table_comparisons.log",
     benchmark:
@@ -200,11 +165,7 @@ rule table_tuning:
         validation="results/tables/validation.csv",
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/tuning", ".csv", ".md", ".tex", ".html"),
-            caption="../report/tuning.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_tuning"),
     log:
         "logs/aggregate/table_tuning.log",
     benchmark:
@@ -226,11 +187,7 @@ rule table_progress:
         progress=expand("results/tune/{r}/seed{s}_progress.csv", r=WEIGHT_RUNS, s=SEEDS),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/tables/progress", ".csv", ".md", ".tex", ".html"),
-            caption="../report/progress.rst",
-            category="Tables",
-        ),
+        **rule_outputs("table_progress"),
     log:
         "logs/aggregate/table_progress.log",
     benchmark:
@@ -256,11 +213,7 @@ rule claims:
         provenance="results/provenance/summary.json",
         games=expand("results/benchmark/{entry}.csv", entry=ENTRIES),
     output:
-        report(
-            multiext("results/tables/claims", ".md", ".html", ".csv"),
-            caption="../report/claims.rst",
-            category="Tables",
-        ),
+        **rule_outputs("claims"),
     log:
         "logs/aggregate/claims.log",
     benchmark:
@@ -280,19 +233,10 @@ rule claims:
 
 rule findings:
     input:
-        tables=expand(
-            "results/tables/{t}.csv",
-            t=["benchmark", "methods", "method_pairs", "tuning", "progress", "comparisons"]
-            + ["claims"]
-            + (["transfer", "transfer_leaders"] if TRANSFER_SETS else []),
-        ),
+        tables=outputs.findings_tables(bool(TRANSFER_SETS)),
         provenance="results/provenance/summary.json",
     output:
-        report(
-            "results/findings.md",
-            caption="../report/findings.rst",
-            category="Findings",
-        ),
+        **rule_outputs("findings"),
     log:
         "logs/aggregate/findings.log",
     benchmark:
@@ -314,26 +258,7 @@ rule figure_tuning:
         selected=expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS),
         progress=expand("results/tune/{r}/seed{s}_progress.csv", r=WEIGHT_RUNS, s=SEEDS),
     output:
-        report(
-            multiext("results/figures/pareto_fronts", ".png", ".pdf"),
-            caption="../report/pareto_fronts.rst",
-            category="Tuning",
-        ),
-        report(
-            multiext("results/figures/hypervolume", ".png", ".pdf"),
-            caption="../report/hypervolume.rst",
-            category="Tuning",
-        ),
-        report(
-            multiext("results/figures/tuner_progress", ".png", ".pdf"),
-            caption="../report/tuner_progress.rst",
-            category="Tuning",
-        ),
-        report(
-            multiext("results/figures/td_learning", ".png", ".pdf"),
-            caption="../report/td_learning.rst",
-            category="Tuning",
-        ),
+        **rule_outputs("figure_tuning"),
     log:
         "logs/aggregate/figure_tuning.log",
     benchmark:
@@ -360,26 +285,7 @@ rule figure_results:
         benchmark="results/tables/benchmark.csv",
         provenance="results/provenance/summary.json",
     output:
-        report(
-            multiext("results/figures/validation_scores", ".png", ".pdf"),
-            caption="../report/validation_scores.rst",
-            category="Validation",
-        ),
-        report(
-            multiext("results/figures/benchmark_reach", ".png", ".pdf"),
-            caption="../report/benchmark_reach.rst",
-            category="Benchmark",
-        ),
-        report(
-            multiext("results/figures/cost_strength", ".png", ".pdf"),
-            caption="../report/cost_strength.rst",
-            category="Benchmark",
-        ),
-        report(
-            multiext("results/figures/cost_strength_column", ".png", ".pdf"),
-            caption="../report/cost_strength_column.rst",
-            category="Benchmark",
-        ),
+        **rule_outputs("figure_results"),
     log:
         "logs/aggregate/figure_results.log",
     benchmark:

@@ -6,6 +6,7 @@ import g2048
 from g2048.report import replicates
 from g2048.report.tables import budget_groups
 from g2048.study import config as study
+from g2048.study import outputs
 from g2048.study.hashes import check_results
 from g2048.study.naming import (
     candidate_name,
@@ -14,7 +15,7 @@ from g2048.study.naming import (
     parse_weights,
     transfer_name,
 )
-from g2048.study.progress import ReportedError
+from g2048.study.logs import ReportedError
 
 # Every job computes alike on every x86-64 CPU. numpy's AVX-512 exp, log and pow (Intel's SVML,
 # up to 4 ULP off) and OpenBLAS's per-CPU kernels change the last bits of CMA-ES's arithmetic
@@ -173,9 +174,6 @@ def final_outputs():
     """Everything `snakemake` builds by default: the tables and figures, and every raw result
     they come from, so that a deleted raw file is rebuilt (and the tables after it) instead of
     being skipped as an intermediate whose consumers are up to date."""
-    tables = ["benchmark", "validation", "methods", "method_pairs", "tuning", "comparisons"]
-    tables += ["progress"]  # held-out progress of the weight-tuning runs
-    tables += ["transfer", "transfer_leaders"] if TRANSFER_SETS else []
     raw = expand(
         "results/tune/{r}/seed{s}{suffix}",
         r=RUNS,
@@ -195,27 +193,15 @@ def final_outputs():
         "results/benchmark/{entry}/shard{shard}.csv", entry=ENTRIES, shard=SHARDS
     )
     raw += expand("results/benchmark/{entry}.csv", entry=ENTRIES)
-    return (
-        raw
-        + expand("results/tables/{t}.{ext}", t=tables, ext=["csv", "md", "tex", "html"])
-        + expand("results/tables/claims.{ext}", ext=["md", "html", "csv"])
-        + ["results/findings.md"]
-        + expand("results/figures/{f}.{ext}", f=FIGURES, ext=["png", "pdf"])
-        + (
-            expand("results/figures/depth_transfer.{ext}", ext=["png", "pdf"])
-            if TRANSFER_SETS
-            else []
-        )
-    )
+    made = outputs.study_outputs(bool(TRANSFER_SETS))
+    return raw + [path for output in made for path in output.files().values()]
 
 
-FIGURES = [
-    "pareto_fronts",
-    "hypervolume",
-    "tuner_progress",
-    "td_learning",
-    "validation_scores",
-    "benchmark_reach",
-    "cost_strength",
-    "cost_strength_column",
-]
+def rule_outputs(rule):
+    """The named outputs of an aggregate rule, as g2048.study.outputs declares them (the report
+    shows each with its caption, workflow/report/<name>.rst)."""
+    return {
+        key: report(path, caption=f"../report/{o.name}.rst", category=o.category)
+        for o in outputs.made_by(rule)
+        for key, path in o.files().items()
+    }

@@ -15,10 +15,13 @@ games = {
     c: validation_games(p, sm.params.study_seed, sm.params.games)
     for c, p in zip(sm.params.candidates, sm.input.validation_games, strict=True)
 }
-figures.save(figures.validation_scores(games, validation), sm.output[0].removesuffix(".png"))
+figures.save(figures.validation_scores(games, validation), sm.output.validation_scores_png)
 benchmark = pd.read_csv(sm.input.benchmark)
-figures.save(figures.benchmark_reach(benchmark), sm.output[2].removesuffix(".png"))
+figures.save(figures.benchmark_reach(benchmark), sm.output.benchmark_reach_png)
 cpu = figures.measured_on(read_json(sm.input.provenance))
-for width, output in ((figures.PAGE, sm.output[4]), (figures.COLUMN, sm.output[6])):
+for width, output in (
+    (figures.PAGE, sm.output.cost_strength_png),
+    (figures.COLUMN, sm.output.cost_strength_column_png),
+):
     fig = figures.cost_strength(benchmark, sm.params.entries, width=width, cpu=cpu)
-    figures.save(fig, output.removesuffix(".png"))
+    figures.save(fig, output)

@@ -20,9 +20,9 @@ for run, sel, history in zip(runs, selected, histories, strict=True):
 fronts = by_figure["fronts"]
 first = next(iter(fronts.values()))  # the fronts of the first NSGA-II run (source 000's)
 figure = figures.pareto_fronts([r for r, _, _ in first], [s for _, s, _ in first])
-figures.save(figure, sm.output[0].removesuffix(".png"))
+figures.save(figure, sm.output.pareto_fronts_png)
 hv = {name: [h for _, _, h in seeds] for name, seeds in fronts.items()}
-figures.save(figures.hypervolume(hv), sm.output[2].removesuffix(".png"))
+figures.save(figures.hypervolume(hv), sm.output.hypervolume_png)
 progress = [
     read_progress(p, r, s)
     for p, (r, s) in zip(sm.input.progress, sm.params.progress_jobs, strict=True)
@@ -30,7 +30,7 @@ progress = [
 table = progress_table(progress)
 improving = frozenset(table.run[table.verdict == IMPROVING])
 figure = figures.tuner_progress(progress_curves(progress), improving)
-figures.save(figure, sm.output[4].removesuffix(".png"))
+figures.save(figure, sm.output.tuner_progress_png)
 (learning,) = by_figure["learning"].values()  # the one network run (td)
 curves = {r["seed"]: h for r, _, h in learning}
-figures.save(figures.td_learning(curves), sm.output[6].removesuffix(".png"))
+figures.save(figures.td_learning(curves), sm.output.td_learning_png)

@@ -13,4 +13,4 @@ sm = snakemake  # noqa: F821
 job_log(sm)
 tables = {Path(path).stem: pd.read_csv(path) for path in sm.input.tables}
 page = findings_page(tables, footer(read_json(sm.input.provenance)))
-Path(sm.output[0]).write_text(page)
+Path(sm.output.findings_md).write_text(page)

@@ -14,4 +14,4 @@ games = {
     for e, p in zip(entries, sm.input.games, strict=True)
 }
 table = benchmark_table(games, entries)
-write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
+write_table(table, sm.output.benchmark_csv, footer=footer(read_json(sm.input.provenance)))

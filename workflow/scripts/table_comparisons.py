@@ -26,6 +26,6 @@ note = holm_note(
 )
 write_table(
     table,
-    sm.output[0].removesuffix(".csv"),
+    sm.output.comparisons_csv,
     footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
 )

@@ -19,9 +19,9 @@ methods = method_table(games, runs, sm.params.baselines, sm.params.target)
 note = holm_note(
     methods, "each run against its evaluator's baseline", "paired t-tests' (over seeds)"
 )
-write_table(methods, sm.output[0].removesuffix(".csv"), footer=f"{note}\n{made_by}")
+write_table(methods, sm.output.methods_csv, footer=f"{note}\n{made_by}")
 pairs = method_pairs(games, runs, sm.params.target)
 note = holm_note(
     pairs, "every two runs that tune the same evaluator", "Welch t-tests' (over seeds)"
 )
-write_table(pairs, sm.output[4].removesuffix(".csv"), footer=f"{note}\n{made_by}")
+write_table(pairs, sm.output.method_pairs_csv, footer=f"{note}\n{made_by}")

@@ -14,4 +14,4 @@ frames = [
     for path, (run, seed) in zip(sm.input.progress, sm.params.jobs, strict=True)
 ]
 table = progress_table(frames)
-write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
+write_table(table, sm.output.progress_csv, footer=footer(read_json(sm.input.provenance)))

@@ -18,7 +18,7 @@ table = transfer_table(games, sm.params.reference)
 note = holm_note(table, f"each weight set against {sm.params.reference} at the same depth")
 write_table(
     table,
-    sm.output[0].removesuffix(".csv"),
+    sm.output.transfer_csv,
     footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
 )
 depths = sorted({depth for _, depth in games})
@@ -27,8 +27,8 @@ leaders = leader_table(by_depth)
 note = holm_note(leaders, "at each depth the strongest weight set against the runner-up")
 write_table(
     leaders,
-    sm.output[6].removesuffix(".csv"),
+    sm.output.transfer_leaders_csv,
     footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
 )
 groups = figures.transfer_groups(sm.config)  # a panel per evaluator: tuned beside its baseline
-figures.save(figures.depth_transfer(table, groups), sm.output[4].removesuffix(".png"))
+figures.save(figures.depth_transfer(table, groups), sm.output.depth_transfer_png)

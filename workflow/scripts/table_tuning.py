@@ -32,4 +32,4 @@ timings = [pd.read_csv(p, sep="\t").iloc[0] for p in sm.input.timings]
 table = tuning_table(
     runs, [float(t["s"]) for t in timings], [float(t["cpu_time"]) for t in timings]
 )
-write_table(table, sm.output[0].removesuffix(".csv"), footer=footer(read_json(sm.input.provenance)))
+write_table(table, sm.output.tuning_csv, footer=footer(read_json(sm.input.provenance)))

@@ -16,6 +16,6 @@ table = validation_table(games, sm.params.reference)
 note = holm_note(table, f"each weight set against {sm.params.reference}, depth {sm.params.depth}")
 write_table(
     table,
-    sm.output[0].removesuffix(".csv"),
+    sm.output.validation_csv,
     footer=f"{note}\n{footer(read_json(sm.input.provenance))}",
 )

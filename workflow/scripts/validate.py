@@ -11,7 +11,7 @@ sm = snakemake  # noqa: F821
 log = job_log(sm)
 write_record(sm.output.provenance, sm.output.games)
 name = sm.params.name
-if hasattr(sm.input, "selected"):  # tuned weights (a seed's, or a run's pick), not a baseline
+if sm.params.record is not None:  # a tuning run's weights (a seed's or its pick), not a baseline
     evaluator, weights = tuned_weights(
         sm.input.selected,
         sm.params.record,

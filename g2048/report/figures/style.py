@@ -139,7 +139,7 @@ def panels_by(keys: dict[str, Key]) -> list[tuple[Key, list[str]]]:
 
 def save(fig: Figure, stem: str | Path) -> None:
     """Write stem.png (300 dpi) and stem.pdf (without a creation date, so reruns give equal
-    files), both at the figure's own size."""
+    files), both at the figure's own size; a suffix of `stem` is replaced."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(stem.with_suffix(".png"), dpi=DPI)

@@ -178,7 +178,7 @@ def td_learning(curves: dict[int, pd.DataFrame]) -> Figure:
 
 
 def td_recipes(curves: pd.DataFrame) -> Figure:
-    """Learning curves of TD recipes from two programs at equal games (`scripts/td_recipes.py`:
+    """Learning curves of TD recipes from two programs at equal games (`tools/td_recipes.py`:
     columns program, recipe, seed, games, mean_score): the mean over seeds per block, a colour
     per recipe, a marker and line style per program. More recipes than a panel holds
     (MAX_SERIES lines) go to side-by-side panels, each with the first recipe (plain TD) as the

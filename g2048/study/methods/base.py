@@ -135,6 +135,10 @@ class Method:
         """The required keys of this method that `settings` lacks."""
         return [k for k, key in self.keys.items() if key.required and k not in settings]
 
+    def check_section(self, section: dict) -> None:
+        """The rules across the settings of a method with its own section, beyond each key's
+        schema (raises SettingError naming the key to blame); none by default."""
+
     def evaluator(self, settings: dict) -> str:
         """The evaluator whose weights a run of these settings yields."""
         return settings["evaluator"]

@@ -11,6 +11,7 @@ import moocore
 import numpy as np
 
 from g2048.agents import AgentConfig
+from g2048.study.logs import timing
 from g2048.study.methods.base import (
     Key,
     Log,
@@ -21,10 +22,9 @@ from g2048.study.methods.base import (
     resumable,
     with_weights,
 )
+from g2048.study.methods.fronts import can_switch, select_balanced, switching_rows
 from g2048.study.naming import OBJECTIVE_NAMES
 from g2048.study.objectives import SEED000_AGENT, NSGA2Objective
-from g2048.study.progress import timing
-from g2048.study.selection import can_switch, select_balanced, switching_rows
 from g2048.tuning import nsga2
 
 

@@ -16,9 +16,9 @@ from g2048.evaluators import ntuple
 from g2048.learning.recipes import TDConfig, td_schema
 from g2048.learning.td import train
 from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
+from g2048.study.logs import ReportedError, timing
 from g2048.study.methods.base import Key, Log, Method
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
-from g2048.study.progress import ReportedError, timing
 
 
 def _keys() -> dict[str, Key]:
@@ -45,6 +45,10 @@ class TD(Method):
     figure = "learning"
     own_section = True
     trains_network = True
+
+    def check_section(self, section: dict) -> None:
+        """TDConfig's rules across the settings, as `train` and the CLI check them."""
+        from_settings(TDConfig, section)
 
     def evaluator(self, settings: dict) -> str:
         return ntuple.NAME

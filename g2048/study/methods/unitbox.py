@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from g2048.study.logs import timing
 from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated, with_weights
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
-from g2048.study.progress import timing
 from g2048.tuning.cem import elite_count
 
 # The settings both take; `required` differs (cma has a default population), the schema not.

@@ -2,8 +2,8 @@
 by side with TDL2048+ (github.com/moporgic/TDL2048, built separately with its own makefile;
 its `4x6patt` is the same network).
 
-    python scripts/td_speed.py --games 10000
-    python scripts/td_speed.py --games 10000 --pairs 5 --tdl /path/to/TDL2048/2048
+    python tools/td_speed.py --games 10000
+    python tools/td_speed.py --games 10000 --pairs 5 --tdl /path/to/TDL2048/2048
 
 Alone, it prints g2048's training rate (game moves with their updates per second, from zero
 weights, one thread) and its evaluation rate (greedy 1-ply games with the network it just

@@ -3,13 +3,13 @@
 # testing profiles/slurm as shipped. Needs root on Debian 12 (no systemd): installs the packages
 # if missing, writes /etc/slurm/slurm.conf and slurmdbd.conf (refusing to replace files it did
 # not write), and starts munged, mariadbd, slurmdbd, slurmctld and slurmd by hand. Every PID
-# goes to $G2048_SLURM_DIR/pids; ci/slurm-down.sh stops exactly those processes.
+# goes to $G2048_SLURM_DIR/pids; .ci/slurm-down.sh stops exactly those processes.
 #
 # The cluster matches the profile's placeholders: partition `main`, account `g2048`.
 set -euo pipefail
 
 DIR=${G2048_SLURM_DIR:-/tmp/g2048-slurm}
-MARK="# written by g2048 ci/slurm-up.sh"
+MARK="# written by g2048 .ci/slurm-up.sh"
 PARTITION=main
 ACCOUNT=g2048
 DB_PASS=g2048-ci-only
@@ -37,7 +37,7 @@ remember() { # remember NAME PIDFILE: record a daemon's PID for slurm-down.sh
 
 [[ $(id -u) == 0 ]] || die "needs root (it writes /etc/slurm and starts system daemons)"
 if [[ -s $DIR/pids ]]; then
-    die "a cluster started from $DIR may still run; stop it with ci/slurm-down.sh first"
+    die "a cluster started from $DIR may still run; stop it with .ci/slurm-down.sh first"
 fi
 for conf in /etc/slurm/slurm.conf /etc/slurm/slurmdbd.conf; do
     if [[ -e $conf ]] && ! grep -qxF "$MARK" "$conf"; then
@@ -138,4 +138,4 @@ wait_for 30 "the node" bash -c "sinfo -h -N -o %t | grep -qx idle"
 sacctmgr -i add account "$ACCOUNT" description="g2048 CI" >/dev/null
 sacctmgr -i add user "$(id -un)" account="$ACCOUNT" >/dev/null
 wait_for 20 "a test job" srun -A "$ACCOUNT" -p "$PARTITION" -t 1 true
-log "up: partition $PARTITION, account $ACCOUNT; logs in $DIR/log; stop with ci/slurm-down.sh"
+log "up: partition $PARTITION, account $ACCOUNT; logs in $DIR/log; stop with .ci/slurm-down.sh"

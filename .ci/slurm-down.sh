@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stop the cluster that ci/slurm-up.sh started: cancel its jobs, then stop every daemon it
+# Stop the cluster that .ci/slurm-up.sh started: cancel its jobs, then stop every daemon it
 # recorded in $G2048_SLURM_DIR/pids, last started first, by PID (TERM, then KILL after 20 s).
 set -uo pipefail
 

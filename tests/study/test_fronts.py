@@ -3,7 +3,7 @@ validated set."""
 
 import numpy as np
 
-from g2048.study.selection import can_switch, select_balanced, switching_rows
+from g2048.study.methods.fronts import can_switch, select_balanced, switching_rows
 from g2048.study.stages import pick_tuned, select
 
 

@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from g2048.study.progress import INTERRUPTED
+from g2048.study.logs import INTERRUPTED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,7 +17,7 @@ import sys
 from g2048.agents import AgentConfig
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from g2048.study.progress import script_log
+from g2048.study.logs import script_log
 
 log = script_log(sys.argv[1])
 play_games(AgentConfig("greedy"), game_seeds(1, "warm-up", 1))  # compiled or loaded
@@ -29,7 +29,12 @@ play_games(AgentConfig("expectimax", depth=5), game_seeds(1, "long", 1000), thre
 def test_a_ctrl_c_ends_a_job_with_one_line_and_exit_130(tmp_path: Path) -> None:
     log = tmp_path / "job.log"
     job = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, str(log)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", SCRIPT, str(log)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        # as a terminal's job gets it: a shell's background job (`make test &`) ignores SIGINT
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 300

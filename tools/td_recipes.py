@@ -4,7 +4,7 @@ by TC at alpha 1.0), a 2-stage network (its second stage from the first 4096 on)
 (lambda-returns over the whole game), on the four 6-tuple network (`4x6patt`), alpha 0.1,
 backward updates.
 
-    python scripts/td_recipes.py --games 100000 --seeds 1 2 --tdl /path/to/TDL2048/2048 \
+    python tools/td_recipes.py --games 100000 --seeds 1 2 --tdl /path/to/TDL2048/2048 \
         --out docs/td/recipes.csv --figure docs/figures/td_recipes.png
 
 `--recipes` runs some of them, `--merge CSV` adds the curves of an earlier run to the output.

@@ -3,8 +3,8 @@
 order alternating), from zero weights each time. In rounds the network is the same on any
 number of threads (tested), so only the time differs.
 
-    python scripts/td_threads.py --network wu6x4 --games 5000 --batch 40 --threads 2 --pairs 3
-    python scripts/td_threads.py --games 5000 --lock-free --threads 2 --pairs 3
+    python tools/td_threads.py --network wu6x4 --games 5000 --batch 40 --threads 2 --pairs 3
+    python tools/td_threads.py --games 5000 --lock-free --threads 2 --pairs 3
 """
 
 from __future__ import annotations

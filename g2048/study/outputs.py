@@ -1,0 +1,78 @@
+"""The study's tables, figures and findings page, declared once: the files each is written to,
+the rule that writes it and where the report shows it. The rules' outputs, the default target
+and the findings rule's inputs are all read from `OUTPUTS`."""
+
+from dataclasses import dataclass
+
+TABLE = ("csv", "md", "tex", "html")
+FIGURE = ("png", "pdf")
+
+
+@dataclass(frozen=True)
+class Output:
+    """One table, figure or page: `name` is its file stem (and its report caption's,
+    workflow/report/<name>.rst), written by `rule` as `folder`/<name>.<format> for each of
+    `formats`; `transfer` when only a study with depth-transfer sets makes it."""
+
+    name: str
+    rule: str
+    category: str
+    folder: str = "results/tables"
+    formats: tuple[str, ...] = TABLE
+    transfer: bool = False
+
+    def files(self) -> dict[str, str]:
+        """Its files by output name, <name>_<format>: what the rule's script writes to."""
+        return {f"{self.name}_{f}": f"{self.folder}/{self.name}.{f}" for f in self.formats}
+
+
+def _figure(name: str, rule: str, category: str, transfer: bool = False) -> Output:
+    return Output(name, rule, category, "results/figures", FIGURE, transfer)
+
+
+OUTPUTS = (
+    Output("benchmark", "table_benchmark", "Tables"),
+    Output("validation", "table_validation", "Tables"),
+    Output("methods", "table_methods", "Tables"),
+    Output("method_pairs", "table_methods", "Tables"),
+    Output("tuning", "table_tuning", "Tables"),
+    Output("progress", "table_progress", "Tables"),
+    Output("comparisons", "table_comparisons", "Tables"),
+    Output("transfer", "table_transfer", "Tables", transfer=True),
+    Output("transfer_leaders", "table_transfer", "Tables", transfer=True),
+    Output("claims", "claims", "Tables", formats=("md", "html", "csv")),
+    Output("findings", "findings", "Findings", folder="results", formats=("md",)),
+    _figure("depth_transfer", "table_transfer", "Validation", transfer=True),
+    _figure("pareto_fronts", "figure_tuning", "Tuning"),
+    _figure("hypervolume", "figure_tuning", "Tuning"),
+    _figure("tuner_progress", "figure_tuning", "Tuning"),
+    _figure("td_learning", "figure_tuning", "Tuning"),
+    _figure("validation_scores", "figure_results", "Validation"),
+    _figure("benchmark_reach", "figure_results", "Benchmark"),
+    _figure("cost_strength", "figure_results", "Benchmark"),
+    _figure("cost_strength_column", "figure_results", "Benchmark"),
+)
+FIGURES = tuple(o.name for o in OUTPUTS if o.formats == FIGURE)
+
+
+def made_by(rule: str) -> list[Output]:
+    """The outputs that `rule` writes, in declaration order."""
+    outputs = [o for o in OUTPUTS if o.rule == rule]
+    if not outputs:
+        raise KeyError(f"no table or figure is declared as made by rule {rule!r}")
+    return outputs
+
+
+def study_outputs(transfer: bool) -> list[Output]:
+    """What a study makes: every output, those of depth transfer where it has transfer sets."""
+    return [o for o in OUTPUTS if transfer or not o.transfer]
+
+
+def findings_tables(transfer: bool) -> list[str]:
+    """The tables the findings page is written from (their CSV files): every table the study
+    makes."""
+    return [
+        o.files()[f"{o.name}_csv"]
+        for o in study_outputs(transfer)
+        if "csv" in o.formats and o.folder == "results/tables"
+    ]
