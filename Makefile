@@ -74,6 +74,7 @@ docs:
 	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
 	   results/tables/methods.md results/tables/method_pairs.md results/tables/comparisons.md \
 	   results/tables/transfer.md results/tables/transfer_leaders.md results/tables/claims.md \
+	   results/tables/progress.md \
 	   docs/tables/
 	cp results/findings.md docs/findings.md
 	cp results/figures/cost_strength.png results/figures/cost_strength_column.png \

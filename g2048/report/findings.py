@@ -151,7 +151,7 @@ def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     """The tuning question answered in two sentences, from the same tests as the rows below:
     the tuned runs against their evaluator's hand-set or published baseline, and the tuners
     against the control (random search at the same budget) on the same evaluator."""
-    control, tuned = _controls(methods), _tuned(methods)
+    tuned = _tuned(methods)
     out = []
     if len(tuned):
         verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
@@ -161,17 +161,23 @@ def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
             f"{_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over seeds, Holm over "
             "the runs; the rows below)."
         )
-    controls = set(methods.run[control])
+    return out + control_answer(methods, pairs)
+
+
+def control_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    """The tuners against the control (random search at the same budget) on their evaluator,
+    each pair read as tuner - control: one sentence, or none where no run is a control."""
+    controls = set(methods.run[_controls(methods)])
     versus = pairs[pairs.run.isin(controls) != pairs.versus.isin(controls)]
-    if len(versus):
-        sign = np.where(versus.versus.isin(controls), 1.0, -1.0)  # tuner - control
-        verdicts = _verdicts(versus["diff"] * sign, versus.holm_pvalue)
-        out.append(
-            f"Against random search at the same budget, the control every tuner must beat, "
-            f"the {len(versus)} tuners scored: {_counted(verdicts, list(versus.mdd))} "
-            f"({versus.test.iloc[0]} over seeds, Holm over the pairs of runs)."
-        )
-    return out
+    if not len(versus):
+        return []
+    sign = np.where(versus.versus.isin(controls), 1.0, -1.0)  # tuner - control
+    verdicts = _verdicts(versus["diff"] * sign, versus.holm_pvalue)
+    return [
+        f"Against random search at the same budget, the control every tuner must beat, "
+        f"the {len(versus)} tuners scored: {_counted(verdicts, list(versus.mdd))} "
+        f"({versus.test.iloc[0]} over seeds, Holm over the pairs of runs)."
+    ]
 
 
 def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
@@ -182,8 +188,8 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     for _, m in methods.iterrows():
         text = (
             f"{m.method} (`{m.run}`, {m.evaluator}) over {m.seeds} seeds scores "
-            f"{_interval(m.score_mean, m.score_low, m.score_high)} at validation (t interval "
-            f"over the seeds; the seeds' own means {m.seed_scores})"
+            f"{_interval(m.score_mean, m.score_low, m.score_high)} on its test games (t "
+            f"interval over the seeds; the seeds' own means {m.seed_scores})"
         )
         if isinstance(m.get("baseline"), str):
             verdict = _direction(m.diff_vs_baseline, m.holm_pvalue, "above", "below", m.mdd)
@@ -423,12 +429,15 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
             scales = {run: _scale(tuning, "run", run) for run in tuned.run}
             budgets = [f"{run} {games}" for run, games in scales.items() if games]
             played = f"; games played per seed in tuning: {', '.join(budgets)}" if budgets else ""
+            pairs = tables.get("method_pairs")
+            control = [] if pairs is None else control_answer(methods, pairs)
             out.append(
                 f"**Evolutionary against hand tuning.** Against their evaluator's hand-set or "
                 f"published weights, the {len(tuned)} tuned runs scored "
                 f"{_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over "
                 f"{tuned.seeds.max()} seeds' picks, {tuned.games_per_seed.max()} test games "
                 f"each, Holm over the runs{played})."
+                + "".join(f" {sentence}" for sentence in control)
             )
     network = comparisons[(comparisons.network.fillna("") != "") & ~comparisons.timed.astype(bool)]
     if len(network):

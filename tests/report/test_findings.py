@@ -336,3 +336,7 @@ def test_the_answer_sets_the_tuners_against_the_control() -> None:
     (_, tuned, _) = answers({"benchmark": BENCHMARK, "comparisons": COMPARISONS,
                              "methods": methods})  # fmt: skip
     assert "the 2 tuned runs scored" in tuned  # the control is not counted as a tuned run
+    assert "random search" not in tuned  # no pairs of runs: nothing said of the control
+    (_, tuned, _) = answers({"benchmark": BENCHMARK, "comparisons": COMPARISONS,
+                             "methods": methods, "method_pairs": pairs})  # fmt: skip
+    assert tuned.endswith(f"). {versus}")  # the control answered in the opening too
