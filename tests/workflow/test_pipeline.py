@@ -482,9 +482,9 @@ def test_damaged_result_files_stop_their_consumers_naming_them(
         _records_of(where, victim).unlink()
     run = snakemake(where, "--cores", "2", "--keep-going")
     assert run.returncode != 0
-    lines = [line for line in run.stderr.splitlines() if line.startswith("result file ")]
+    lines = run.stderr.splitlines()  # a job's last line: "error: result file results/...: ..."
     for victim, _, fault in DAMAGES[group]:
-        said = [line for line in lines if line.startswith(f"result file results/{victim}: ")]
+        said = [line for line in lines if f"error: result file results/{victim}: " in line]
         assert any(fault in line for line in said), (victim, fault, run.stderr[-3000:])
         assert all("delete it and run the same snakemake command again" in s for s in said)
     assert "Traceback" not in run.stderr  # each job ends on the one line that says it all
