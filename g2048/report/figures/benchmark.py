@@ -144,7 +144,7 @@ def cost_strength(
     by_name = {e["name"]: e for e in entries}
     lines = [line_of(by_name[n]["agent"], by_name[n]["evaluator"]) for n in table["name"]]
     column = width < PAGE
-    fig = new_figure(width, 4.8 if column else 5.8)
+    fig = new_figure(width, 4.8 if column else 6.4)
     ax = fig.subplots()
     ms = table["ms_per_move"].to_numpy(float)
     mean = table["score_mean"].to_numpy(float)
