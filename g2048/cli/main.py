@@ -469,8 +469,8 @@ def _out_problem(
 
 
 def _writable(path: Path) -> str | None:
-    """Why `path` cannot take the CSV, or None: proven by opening it for appending (and
-    removing it again if that created it), before any game is played."""
+    """Why `path` cannot take the output file, or None: proven by opening it for appending (and
+    removing it again if that created it), before any work is done."""
     if path.is_dir():
         return f"{str(path)!r} is a directory"
     existed = path.exists()
@@ -482,6 +482,13 @@ def _writable(path: Path) -> str | None:
     if not existed:
         path.unlink()
     return None
+
+
+def _check_out(args: argparse.Namespace) -> None:
+    """Stop with the parser's error where --out may not or cannot be written (_out_problem,
+    _writable), before any work."""
+    if problem := _out_problem(args.out, args.force) or _writable(args.out):
+        args.parser.error(f"--out: {problem}")
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -525,8 +532,7 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _import_network(args: argparse.Namespace) -> int:
-    if problem := _out_problem(args.out, args.force) or _writable(args.out):
-        args.parser.error(f"--out: {problem}")
+    _check_out(args)
     try:
         loaded = tdl2048.read_network(args.file, args.network, tuple(args.stages))
     except ValueError as exc:
@@ -537,8 +543,7 @@ def _import_network(args: argparse.Namespace) -> int:
 
 
 def _export_network(args: argparse.Namespace) -> int:
-    if problem := _out_problem(args.out, args.force) or _writable(args.out):
-        args.parser.error(f"--out: {problem}")
+    _check_out(args)
     try:
         loaded = load_network(args.file)
     except ValueError as exc:
@@ -553,10 +558,8 @@ def _export_network(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     agent, weights = _agent_setup(args)
-    if args.out is not None and (
-        problem := _out_problem(args.out, args.force) or _writable(args.out)
-    ):
-        args.parser.error(f"--out: {problem}")
+    if args.out is not None:
+        _check_out(args)
     seeds = game_seeds(args.seed, args.purpose, args.games, start=args.start)
     progress = _show_progress if sys.stderr.isatty() else None
     try:

@@ -5,6 +5,7 @@ and the findings rule's inputs are all read from `OUTPUTS`."""
 from dataclasses import dataclass
 
 TABLE = ("csv", "md", "tex", "html")
+TABLES_FOLDER = "results/tables"
 FIGURE = ("png", "pdf")
 
 
@@ -17,7 +18,7 @@ class Output:
     name: str
     rule: str
     category: str
-    folder: str = "results/tables"
+    folder: str = TABLES_FOLDER
     formats: tuple[str, ...] = TABLE
     transfer: bool = False
 
@@ -74,5 +75,5 @@ def findings_tables(transfer: bool) -> list[str]:
     return [
         o.files()[f"{o.name}_csv"]
         for o in study_outputs(transfer)
-        if "csv" in o.formats and o.folder == "results/tables"
+        if "csv" in o.formats and o.folder == TABLES_FOLDER
     ]
