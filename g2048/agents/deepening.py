@@ -7,15 +7,18 @@ Adaptive depth (`depth: auto`) is nneonneo/2048-ai's rule: depth_limit = max(3, 
 Under a budget the search runs depths 1, 1 + STEP, 1 + 2 x STEP, ... up to the agent's depth (which
 ends the sequence even off it) and plays the move of the deepest completed iteration (depth 1 always
 completes: it is the root's four moves). An iteration is abandoned when the nodes of all iterations
-of this move exceed the node budget, or at the deadline; it is not started when the last iterations
-predict that it cannot finish: its nodes are predicted as the last iteration's times the growth from
-the iteration before (and its time as the last iteration's time times that growth). Each iteration
+of this move exceed the node budget, or at the deadline. Under a node budget an iteration is not
+started when the last iterations predict that it cannot finish (its nodes predicted as the last
+iteration's times the growth from the iteration before): the nodes a move uses are its cost on the
+study's node axis, and an abandoned iteration would spend them for nothing. Under a time budget the
+next iteration always starts while time is left: the time of a move is its budget whatever it does,
+and an iteration predicted to overrun sometimes finishes (a deeper move for free). Each iteration
 has its own transposition-table stamp, so the deepest completed iteration returns exactly the values
 of a fixed-depth search to that depth (with a cutoff, a value cached by a shallower iteration would
 differ from the one the fixed search computes); a move with a single legal direction is played at
 once. A node budget gives byte-identical games; a time budget does not (its depth depends on the
-machine's speed). The hybrid agent deepens the same way with its rollouts per leaf fixed (the
-clock is then read at every node: a leaf's rollouts take as long as a thousand evaluations).
+machine's speed). The hybrid agent deepens the same way with its rollouts per leaf fixed (the clock
+is then read at every node: a leaf's rollouts take as long as a thousand evaluations).
 
 STEP is 2 (odd depths only: every iteration ends on afterstates, as nneonneo's search does).
 Measured against STEP 1 (all depths) at a budget of 10 000 nodes per move (nneonneo, cutoff
@@ -96,15 +99,11 @@ def search_values(
         1,
     )
     used = last_nodes = stats[0] - before
-    last_time, growth = monotonic_ns() - start, 0.0
+    growth = 0.0
     d = min(1 + STEP, depth)
     while d > reached and _legal_count(best) > 1:
-        began = monotonic_ns()
-        if growth > 0.0 and (  # skip an iteration predicted not to finish
-            used + last_nodes * growth > limit
-            or (deadline and began + last_time * growth > deadline)
-        ):
-            break
+        if growth > 0.0 and used + last_nodes * growth > limit:
+            break  # an iteration predicted to overrun the node budget (see the module notes)
         before = stats[0]
         values, done = _values(
             b, d, ev, mc, cutoff, tt, stamp + d, stats, limit - used, deadline, split, upper
@@ -114,7 +113,7 @@ def search_values(
         if not done:
             break
         growth = nodes / last_nodes
-        best, reached, last_nodes, last_time = values, d, nodes, monotonic_ns() - began
+        best, reached, last_nodes = values, d, nodes
         d = min(d + STEP, depth)
     stats[_REACHED + reached] += _legal_count(best) > 0
     return best

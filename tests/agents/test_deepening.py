@@ -1,6 +1,8 @@
 """Search depth per move: nneonneo's adaptive depth, and iterative deepening under node and time
 budgets (g2048.agents.deepening), and Monte Carlo under a budget (g2048.agents.montecarlo)."""
 
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -108,6 +110,23 @@ def test_a_time_budget_plays_whole_games_and_records_its_depths() -> None:
     counts = [dict(p.split(":") for p in row.split()) for row in games["depths"]]
     assert [sum(map(int, c.values())) for c in counts] == games["moves"].tolist()
     assert all(set(c) <= {"1", "3", "5", "7", "9"} for c in counts)
+
+
+@pytest.mark.parametrize("mc", [NO_ROLLOUTS, (3, 0, 50, np.uint64(9))], ids=["search", "hybrid"])
+def test_a_time_budget_is_spent_until_its_deadline(mc: tuple) -> None:
+    """Under a deadline the next iteration starts while time is left, so a move that has not
+    reached the depth cap returns no earlier than its deadline (a lower bound, which load on
+    the machine cannot break)."""
+    budget_ms, cap = 1.0, 27
+    for b in boards(2)[::2]:
+        stats = np.zeros(STATS_SIZE, dtype=np.int64)
+        began = time.perf_counter_ns()
+        values = search_values(
+            b, cap, 1e-4, budget_ms, 0, EV, mc, new_table(12), 1, stats, 0, np.inf
+        )
+        elapsed_ms = (time.perf_counter_ns() - began) / 1e6
+        if np.sum(np.array(values) > -np.inf) > 1 and stats[2 + cap] == 0:
+            assert elapsed_ms >= budget_ms
 
 
 @pytest.mark.slow
