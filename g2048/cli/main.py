@@ -183,12 +183,17 @@ def _plan(args: argparse.Namespace) -> int:
         args.parser.error("no Snakefile here: run plan in the study's folder")
     cluster = args.cores is None
     overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
+    profile = args.profile if cluster else None
     try:
-        jobs = plan.parse_dry_run(
-            plan.dry_run(args.configfile, args.cores, args.profile if cluster else None)
+        jobs = plan.parse_dry_run(plan.dry_run(args.configfile, args.cores, profile))
+        rerun = plan.parse_dry_run(
+            plan.dry_run(args.configfile, args.cores, profile, force=False), empty=True
         )
+        other = {job.name for job in rerun if not plan.record_holds(job.reason)}
         recorded = {
-            job.jobid: plan.read_seconds(Path(job.benchmark)) for job in jobs if job.benchmark
+            job.jobid: plan.read_seconds(Path(job.benchmark))
+            for job in jobs
+            if job.benchmark and job.name not in other
         }
         times = plan.job_times(jobs, recorded)
         threads = {job.jobid: job.threads for job in jobs}
@@ -222,10 +227,15 @@ def _plan(args: argparse.Namespace) -> int:
         ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
         ("jobs", f"{len(jobs)}, {recorded_count} of them with a recorded time"),
     ]
+    stale = sum(job.name in other and job.benchmark is not None for job in jobs)
+    if stale:
+        rows.append(
+            ("not this config's", f"{stale} job(s) whose results are missing or of other settings")
+        )
     if times.estimated:
         missing = ", ".join(f"{rule} {n}" for rule, n in sorted(times.estimated.items()))
         count = sum(times.estimated.values())
-        rows.append(("no record", f"{count} job(s), given their rule's mean: {missing}"))
+        rows.append(("no record", f"{count} job(s), given their row's or rule's mean: {missing}"))
     if times.untimed:
         rules = sorted({by_id[j].rule for j in times.untimed})
         rows.append(("untimed (0 s)", f"{len(times.untimed)} job(s) of rule {', '.join(rules)}"))
@@ -758,12 +768,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="predict a study's wall time on N cores or a cluster from its last run's job times",
         description="Lists the study's jobs by a Snakemake dry run of the config (nothing is "
         "run), takes each job's time from the benchmark file its last run wrote "
-        "(benchmarks/...tsv; a job without one gets its rule's mean, a rule without any is "
-        "refused), and list-schedules them, longest remaining path first, each job on its "
+        "(benchmarks/...tsv) if that run had this config's settings for it (a second, plain "
+        "dry run tells), gives a job without a record its row's mean (the same rule and "
+        "wildcards but seed and shard) or its rule's, refuses a rule without any, and "
+        "list-schedules them, longest remaining path first, each job on its "
         "threads, never more than --cores at once (a job asking for more is capped, its time "
         "kept). Prints the predicted wall time, the jobs, the total core-seconds and the "
         "critical path. Job times are taken as recorded, on the threads that run gave them. "
-        "Run it in the study's folder.",
+        "Run it in the study's folder; for a config never run, run a sample of its jobs "
+        "first (a seed of each run, a shard of each benchmark row).",
     )
     where = planner.add_mutually_exclusive_group(required=True)
     where.add_argument("--cores", type=_bounded(int, 1), help="plan for this many cores")

@@ -8,8 +8,13 @@ views of the DAG, `--d3dag` and `--dag` name neither a job's threads nor its ben
 listing is what users read, and `parse_dry_run` checks it against the run's own job count. A job
 waits for the jobs that write its input files (`dependencies`). Its time is what its benchmark
 file (the `s` column of the TSV Snakemake writes for every rule with a `benchmark:` directive)
-recorded in the last run of that job; a job without a record is given the mean of its rule's
-recorded jobs, and a rule without any recorded job is refused (`job_times`). The jobs are then
+recorded in the last run of that job, if that run was of the same settings: a second, plain dry
+run (`snakemake -n`) names the jobs that the config would rerun and why, and the record of a job
+rerun for its params, a missing output or a changed set of inputs is not this config's
+(`record_holds`; a change of the package's code alone keeps it). A job without a record is given
+the mean of the recorded jobs of its row (its rule and wildcards but the seed and the shard: the
+same run, entry or weight set), else of its rule, and a rule without any recorded job is refused
+(`job_times`): a config never run is planned from a sample of its jobs run first. The jobs are then
 list-scheduled on the cores (`schedule`): whenever cores are free, the ready jobs are started in
 order of their longest remaining path (their own time plus the longest chain of jobs waiting on
 them), each taking its `threads` cores, never more than N at once; a job asking for more than N
@@ -38,6 +43,7 @@ K = TypeVar("K", bound=Hashable)
 _JOB = re.compile(r"^(local)?(rule|checkpoint) (\w+):$")
 _KEY = re.compile(r"^ {4}(\w+): ?(.*)$")
 _TOTAL = re.compile(r"^total\s+(\d+)$")
+_REPLICATES = ("seed=", "shard=")
 
 
 class PlanError(ValueError):
@@ -56,22 +62,29 @@ class Job:
     outputs: tuple[str, ...] = ()
     benchmark: str | None = None
     resources: Mapping[str, str] = field(default_factory=dict)
+    reason: str = ""  # why Snakemake would run it
 
     @property
     def name(self) -> str:
         return f"{self.rule} {self.wildcards}" if self.wildcards else self.rule
+
+    @property
+    def row(self) -> str:
+        """The job's name without its seed and shard: jobs that play the same settings."""
+        kept = [w for w in self.wildcards.split(", ") if w and not w.startswith(_REPLICATES)]
+        return " ".join([self.rule, ", ".join(kept)]).strip()
 
 
 def _files(text: str) -> tuple[str, ...]:
     return tuple(f for f in text.split(", ") if f)
 
 
-def parse_dry_run(text: str) -> list[Job]:
+def parse_dry_run(text: str, empty: bool = False) -> list[Job]:
     """The jobs that `snakemake -n` (with `--forceall`: every job) printed, in its order. A job
     is a `rule NAME:` line (or `localrule`, `checkpoint`) followed by indented `key: value`
     lines; threads not printed are 1. The job count is checked against the run's `total` line,
     so that a change of Snakemake's output format fails here rather than planning part of the
-    study."""
+    study. No job is refused unless `empty` (a plain dry run of a study that is up to date)."""
     jobs: list[Job] = []
     rule, keys = None, {}
 
@@ -94,6 +107,7 @@ def parse_dry_run(text: str) -> list[Job]:
                 outputs=_files(keys.get("output", "")),
                 benchmark=keys.get("benchmark") or None,
                 resources=resources,
+                reason=keys.get("reason", ""),
             )
         )
 
@@ -112,7 +126,7 @@ def parse_dry_run(text: str) -> list[Job]:
         elif m := _TOTAL.match(line.strip()):
             total = int(m.group(1))
     close()
-    if not jobs:
+    if not jobs and not empty:
         raise PlanError("Snakemake's dry run listed no jobs")
     unique = {job.jobid: job for job in jobs}
     if total is not None and len(unique) != total:
@@ -133,6 +147,24 @@ def dependencies(jobs: Sequence[Job]) -> dict[int, set[int]]:
         job.jobid: {writer[path] for path in job.inputs if path in writer} - {job.jobid}
         for job in jobs
     }
+
+
+# Snakemake's reasons (joined by "; ") under which the last run's record still times the job:
+# its inputs were rewritten, or its code changed. A params change holds only when every param
+# that differs is a source digest (the workflow's ENGINE and CODE: the package's code changed).
+_HOLDING = ("Updated input files", "Input files updated by another job", "Code has changed")
+_DIGESTS = r"'[0-9a-f]{16}'(?:,'[0-9a-f]{16}')*"
+_CODE_ONLY = re.compile(
+    r"Params have changed since last execution: .*before: " + _DIGESTS + r" now: " + _DIGESTS
+)
+
+
+def record_holds(reason: str) -> bool:
+    """Whether a job that a plain dry run lists for `reason` keeps its last record as this
+    config's time: not when its params (other than the code's digest), its set of inputs or
+    its outputs differ, whatever else the reason says."""
+    parts = [part.strip() for part in reason.split("; ") if part.strip()]
+    return all(part.startswith(_HOLDING) or _CODE_ONLY.fullmatch(part) for part in parts)
 
 
 def read_seconds(path: Path) -> float | None:
@@ -160,8 +192,8 @@ def read_seconds(path: Path) -> float | None:
 @dataclass(frozen=True)
 class JobTimes:
     """Every job's time in seconds, with what was not recorded: `estimated` maps a rule to how
-    many of its jobs had no record (given the mean of its recorded jobs), `untimed` lists the
-    jobs of rules that write no benchmark file (taken as 0 s)."""
+    many of its jobs had no record (given the mean of their row's or rule's recorded jobs),
+    `untimed` lists the jobs of rules that write no benchmark file (taken as 0 s)."""
 
     seconds: dict[int, float]
     estimated: dict[str, int]
@@ -170,12 +202,15 @@ class JobTimes:
 
 def job_times(jobs: Sequence[Job], recorded: Mapping[int, float | None]) -> JobTimes:
     """Each job's time: its record (`recorded[jobid]`, None or absent: none); else the mean of
-    its rule's recorded jobs; 0 for a job whose rule has no `benchmark:` file. Raises PlanError
-    naming every rule with a benchmark file but no recorded job."""
+    its row's recorded jobs (`Job.row`), else of its rule's; 0 for a job whose rule has no
+    `benchmark:` file. Raises PlanError naming every rule with a benchmark file but no
+    recorded job."""
     by_rule: dict[str, list[float]] = {}
+    by_row: dict[str, list[float]] = {}
     for job in jobs:
         if job.benchmark is not None and recorded.get(job.jobid) is not None:
             by_rule.setdefault(job.rule, []).append(recorded[job.jobid])
+            by_row.setdefault(job.row, []).append(recorded[job.jobid])
     unknown = sorted(
         {job.rule for job in jobs if job.benchmark is not None and job.rule not in by_rule}
     )
@@ -197,7 +232,7 @@ def job_times(jobs: Sequence[Job], recorded: Mapping[int, float | None]) -> JobT
         elif (value := recorded.get(job.jobid)) is not None:
             seconds[job.jobid] = value
         else:
-            values = by_rule[job.rule]
+            values = by_row.get(job.row) or by_rule[job.rule]
             seconds[job.jobid] = sum(values) / len(values)
             estimated[job.rule] = estimated.get(job.rule, 0) + 1
     return JobTimes(seconds, estimated, untimed)
@@ -323,11 +358,14 @@ def schedule(
     )
 
 
-def dry_run(configfile: Path, cores: int | None, profile: Path | None = None) -> str:
-    """What `snakemake -n --forceall` prints for the study of `configfile` in the current
-    folder, on `cores` cores and through the workflow profile `profile` (None: Snakemake's
-    default, profiles/default): nothing is run."""
-    command = [sys.executable, "-m", "snakemake", "-n", "--forceall"]
+def dry_run(
+    configfile: Path, cores: int | None, profile: Path | None = None, force: bool = True
+) -> str:
+    """What `snakemake -n --forceall` (`force` False: `snakemake -n`, the jobs the config would
+    rerun, with their reasons) prints for the study of `configfile` in the current folder, on
+    `cores` cores and through the workflow profile `profile` (None: Snakemake's default,
+    profiles/default): nothing is run."""
+    command = [sys.executable, "-m", "snakemake", "-n", *(["--forceall"] if force else [])]
     command += ["--configfile", str(configfile)]
     if profile is not None:
         command += ["--workflow-profile", str(profile)]

@@ -215,6 +215,63 @@ def test_the_durations_read_as_people_read_them() -> None:
     assert plan.duration(7620) == "2 h 07 min"
 
 
+UP_TO_DATE = "Building DAG of jobs...\nNothing to be done (all requested files are present).\n"
+CODE = "Params have changed since last execution: Union of exclusive params before and now "
+CODE += "across all output: before: 'f8479e793455cae2' now: 'fb3d6e46879c118e'"
+
+
+def _rerun(reason: str) -> str:
+    """A plain dry run that would rerun make name=a for `reason`."""
+    job = "rule make:\n    output: results/a.csv\n    jobid: 2\n    benchmark: "
+    job += f"benchmarks/make/a.tsv\n    reason: {reason}\n    wildcards: name=a\n"
+    return f"Building DAG of jobs...\n{job}Job stats:\njob      count\ntotal        1\n"
+
+
+def test_a_record_holds_for_new_inputs_or_code_but_not_other_settings() -> None:
+    assert plan.record_holds("")  # up to date
+    assert plan.record_holds("Input files updated by another job: results/a.csv")
+    assert plan.record_holds(f"Updated input files: x.csv; {CODE}; Code has changed since last")
+    settings = CODE.replace("now: 'fb3d6e46879c118e'", "now: 50,{'games': 100}")
+    assert not plan.record_holds(settings)
+    assert not plan.record_holds(CODE.replace("'f8479e793455cae2'", "'f8479e7934',{'x': 1}"))
+    assert not plan.record_holds("Missing output files: results/a.csv")
+    assert not plan.record_holds("Set of input files has changed since last execution: a")
+    assert not plan.record_holds(f"{CODE}; Missing output files: results/a.csv")
+
+
+def test_a_job_gets_its_rows_mean_before_its_rules() -> None:
+    jobs = [
+        Job(1, "tune", "run=cem, seed=1", benchmark="b1"),
+        Job(2, "tune", "run=cem, seed=2", benchmark="b2"),
+        Job(3, "tune", "run=nsga2, seed=1", benchmark="b3"),
+        Job(4, "tune", "run=td, seed=1", benchmark="b4"),
+        Job(5, "shard", "entry=mc, shard=7", benchmark="b5"),
+        Job(6, "shard", "entry=mc, shard=8", benchmark="b6"),
+    ]
+    assert [job.row for job in jobs[::2]] == ["tune run=cem", "tune run=nsga2", "shard entry=mc"]
+    times = job_times(jobs, {1: 10.0, 3: 100.0, 5: 3.0})
+    assert times.seconds == {1: 10.0, 2: 10.0, 3: 100.0, 4: 55.0, 5: 3.0, 6: 3.0}
+    assert times.estimated == {"tune": 2, "shard": 1}
+
+
+def test_plan_leaves_out_the_records_of_other_settings(
+    study: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """make a's record (10 s) times it after a change of code, not of its params: then make
+    has no record of this config, and is refused."""
+    (study / "rerun.txt").write_text(_rerun(CODE))
+    assert main(["plan", "--cores", "2"]) == 0
+    assert "predicted wall time  22.0 s (22 s)" in capsys.readouterr().out
+    (study / "rerun.txt").write_text(_rerun("Params have changed since last execution: 3,4"))
+    assert main(["plan", "--cores", "2"]) == 2
+    assert "no job of rule make (2 jobs) has a recorded time" in capsys.readouterr().err
+    _record(study, "benchmarks/make/b.tsv", 4.0)  # make b is up to date: a takes its time
+    assert main(["plan", "--cores", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "not this config's    1 job(s) whose results are missing or of other settings" in out
+    assert "predicted wall time  10.0 s (10 s)" in out  # a (make's mean, 4 s), b, merge
+
+
 def _record(folder: Path, name: str, seconds: float) -> None:
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -236,10 +293,14 @@ def study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     _record(tmp_path, "benchmarks/make/a.tsv", 10.0)
     _record(tmp_path, "benchmarks/merge.tsv", 2.0)
 
-    def dry_run(configfile: Path, cores: int | None, profile: Path | None = None) -> str:
+    def dry_run(
+        configfile: Path, cores: int | None, profile: Path | None = None, force: bool = True
+    ) -> str:
         assert configfile == Path("config/config.yaml")
         assert (cores, profile) in ((None, Path("profiles/slurm")), (2, None), (4, None))
-        return DRY_RUN
+        return DRY_RUN if force else (tmp_path / "rerun.txt").read_text()
+
+    (tmp_path / "rerun.txt").write_text(UP_TO_DATE)
 
     monkeypatch.setattr(plan, "dry_run", dry_run)
     return tmp_path
@@ -253,7 +314,7 @@ def test_plan_prints_the_prediction_on_cores(study: Path, capsys: pytest.Capture
     # 2 cores: 10 + 10 + 2 s
     assert "predicted wall time  22.0 s (22 s)" in out
     assert "jobs                 4, 2 of them with a recorded time" in out
-    assert "no record            1 job(s), given their rule's mean: make 1" in out
+    assert "no record            1 job(s), given their row's or rule's mean: make 1" in out
     assert "untimed (0 s)        1 job(s) of rule all" in out
     assert "total core-seconds   32, the cores busy 73%" in out
     assert "critical path        12.0 s over 3 jobs" in out
@@ -350,3 +411,5 @@ def test_the_dry_run_command(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(PlanError, match="^Snakemake's dry run failed: b / c / d / e / f$"):
         plan.dry_run(Path("c.yaml"), None, Path("profiles/slurm"))
     assert seen[1][-2:] == ["--workflow-profile", "profiles/slurm"]
+    plan.dry_run(Path("c.yaml"), 2, force=False)
+    assert seen[2][1:5] == ["-m", "snakemake", "-n", "--configfile"]  # not --forceall
