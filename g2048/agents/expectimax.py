@@ -75,7 +75,8 @@ from g2048.evaluators import LINE_TABLE, adds_rewards, evaluate
 
 NEG_INF = -np.inf
 NO_LIMIT = 1 << 62  # a node limit no search reaches
-CLOCK_EVERY = 1024  # nodes between two readings of the clock under a deadline (~30-100 us)
+CLOCK_EVERY = 1024  # nodes between two readings of the clock under a deadline (~10-30 us)
+CLOCK_EVERY_NETWORK = 32  # the same for a network, whose nodes take ~30 times as long
 TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
 _LINE = np.uint64(0xFFFF)  # row 0 of a board
 _COLUMN = np.uint64(0x000F000F000F000F)  # column 0 of a board
@@ -289,6 +290,12 @@ def _chance_value(kind, b, weights, table, moves_left, alpha, upper) -> tuple:  
 
 
 @njit(cache=True, inline="always")
+def _clock_every(kind) -> int:  # noqa: ANN001
+    """Nodes between two readings of the clock for an evaluator of `kind`."""
+    return CLOCK_EVERY_NETWORK if adds_rewards(kind) else CLOCK_EVERY
+
+
+@njit(cache=True, inline="always")
 def _out_of_budget(nodes, node_limit, deadline, next_clock, clock_every) -> tuple:  # noqa: ANN001
     """Whether a search that has generated `nodes` nodes stops now (more than node_limit, or
     the deadline passed: the clock is read once nodes reach next_clock), and the next_clock."""
@@ -330,21 +337,23 @@ def best_move(values) -> int:  # noqa: ANN001
 
 @njit(cache=True, error_model="numpy")
 def shallow_values(b, depth, kind, weights, table, stats, node_limit, deadline) -> tuple:  # noqa: ANN001
-    """move_values of a search of 1 to 3 plies without rollouts or Star1, with the same values,
-    nodes and stopping points, without the stack: each root move's chance node is a leaf
-    (depth 1) or valued by one call of _chance_sum (the root's path probability, 1, is above
-    any cutoff, and nothing is cached: no chance node recurs)."""
+    """move_values of a search of 1 to 3 plies without rollouts or Star1, with the same values
+    and nodes (and stopping points under a node limit), without the stack: each root move's
+    chance node is a leaf (depth 1) or valued by one call of _chance_sum (the root's path
+    probability, 1, is above any cutoff, and nothing is cached: no chance node recurs). Under a
+    deadline the clock is read before each root move (a search of at most 5 nodes would never
+    read it otherwise)."""
     b = np.uint64(b)
     values = (NEG_INF, NEG_INF, NEG_INF, NEG_INF)
     nodes = 1
-    next_clock = CLOCK_EVERY
+    next_clock = 1
     stop = False
     for d in range(4):
         child = shift(b, d)
         if child == b:
             continue
         nodes += 1
-        stop, next_clock = _out_of_budget(nodes, node_limit, deadline, next_clock, CLOCK_EVERY)
+        stop, next_clock = _out_of_budget(nodes, node_limit, deadline, next_clock, 1)
         if stop:
             break
         leaf = depth == 1
@@ -410,7 +419,7 @@ def move_values(
     top = 0
     nodes = 1
     hits = 0
-    clock_every = 1 if rollouts else CLOCK_EVERY  # a rollout leaf takes as long as 1000 nodes
+    clock_every = 1 if rollouts else _clock_every(kind)  # a rollout leaf: as long as 1000 nodes
     next_clock = clock_every
     known = False  # whether `value` is the value of `child`, to fold into frame `top`
     value = 0.0

@@ -6,12 +6,19 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-from searches import NO_ROLLOUTS, played_boards, serial_values
+from searches import NO_ROLLOUTS, played_boards, random_network, serial_values
 
 from g2048 import evaluators
 from g2048.agents import STATS_SIZE, AgentConfig
 from g2048.agents.deepening import auto_depth, search_values
-from g2048.agents.expectimax import NO_LIMIT, new_table
+from g2048.agents.expectimax import (
+    CLOCK_EVERY,
+    CLOCK_EVERY_NETWORK,
+    NO_LIMIT,
+    move_values,
+    new_table,
+    shallow_values,
+)
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import rollout_gain, rollout_state
 from g2048.engine.bitboard import distinct_ranks, shift_scored
@@ -127,6 +134,27 @@ def test_a_time_budget_is_spent_until_its_deadline(mc: tuple) -> None:
         elapsed_ms = (time.perf_counter_ns() - began) / 1e6
         if np.sum(np.array(values) > -np.inf) > 1 and stats[2 + cap] == 0:
             assert elapsed_ms >= budget_ms
+
+
+def test_a_passed_deadline_stops_a_search_at_its_first_reading_of_the_clock() -> None:
+    """The clock is read every CLOCK_EVERY nodes, every CLOCK_EVERY_NETWORK for a network (its
+    nodes cost about 30 times a heuristic's), at every node with rollouts, and before each root
+    move of a shallow search: with the deadline already past, the search stops there (give or
+    take the nodes counted at once)."""
+    network = evaluators.prepare("ntuple", random_network("lines4x2", seed=3))
+    rollouts = (3, 0, 20, np.uint64(9))
+    past = np.int64(1)  # 1 ns after the clock's start
+    slack = 16 * 2 * 5  # a chance node's children and their moves, counted at once
+    for b in boards(2)[::5]:
+        for ev, mc, every in ((EV, NO_ROLLOUTS, CLOCK_EVERY), (network, NO_ROLLOUTS,
+                              CLOCK_EVERY_NETWORK), (EV, rollouts, 1)):  # fmt: skip
+            stats = np.zeros(2, dtype=np.int64)
+            args = (b, 9, ev, mc, 0.0, new_table(12), 1, stats, NO_LIMIT, past, 1.0, False)
+            values, done = move_values(*args, np.inf)
+            assert not done and every <= stats[0] <= every + slack
+        stats = np.zeros(2, dtype=np.int64)
+        values, done = shallow_values(b, 3, *network, stats, NO_LIMIT, past)
+        assert not done and stats[0] == 2 and max(values) == -np.inf
 
 
 @pytest.mark.slow
