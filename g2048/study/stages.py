@@ -15,7 +15,7 @@ from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
 from g2048.study.logs import Log, game_progress
 from g2048.study.methods import WeightMethod, get_method
-from g2048.study.methods.base import incumbents
+from g2048.study.methods.base import RunSeed, incumbents
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
     NETWORK_EVALUATOR,
@@ -50,7 +50,7 @@ def tune(
     method = get_method(settings["method"])
     if not isinstance(method, WeightMethod):
         raise ValueError(f"method {method.name!r} does not tune weights in tune.runs")
-    return method.tune(run, settings, seed, study_seed, threads, log, checkpoint)
+    return method.tune(RunSeed(run, settings, seed, study_seed, threads, log), checkpoint)
 
 
 def progress_steps(steps: int, points: int) -> list[int]:
@@ -146,7 +146,8 @@ def train(
     method = get_method(run)
     if not method.trains_network:
         raise ValueError(f"method {method.name!r} trains no network")
-    return method.train(settings, seed, study_seed, network_path, checkpoint, threads, log)
+    job = RunSeed(run, settings, seed, study_seed, threads, log)
+    return method.train(job, network_path, checkpoint)
 
 
 def select(tuned: dict) -> dict:

@@ -76,6 +76,20 @@ def with_weights(
 
 
 @dataclass(frozen=True)
+class RunSeed:
+    """One seed of a run, as a job runs it: the run's name and settings (its config entry),
+    the optimiser's seed, the study seed its games' seeds derive from, the threads it may use
+    and where it logs."""
+
+    run: str
+    settings: dict
+    seed: int
+    study_seed: int
+    threads: int
+    log: Log
+
+
+@dataclass(frozen=True)
 class Tuned:
     """What a tuning run yields: the optimiser's result, the re-evaluation of its final
     candidates (None without one), the games played in all and those of the re-evaluation
@@ -251,20 +265,12 @@ class WeightMethod(Method):
         attributes named by `result_keys`."""
         return {key: getattr(result, key) for key in self.result_keys}
 
-    def tune(
-        self,
-        run: str,
-        settings: dict,
-        seed: int,
-        study_seed: int,
-        threads: int,
-        log: Log,
-        checkpoint: str | None = None,
-    ) -> tuple[dict, pd.DataFrame]:
-        """One run (`settings`: an entry of the config's `tune.runs`, named `run`) with
-        optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
-        for JSON, per-step history). With `checkpoint` (a file), a killed run resumes from its
-        last finished step to the result an uninterrupted run gives."""
+    def tune(self, job: RunSeed, checkpoint: str | None = None) -> tuple[dict, pd.DataFrame]:
+        """One run (`job.settings`: an entry of the config's `tune.runs`, named `job.run`) with
+        optimiser seed `job.seed`, its games seeded from `job.study_seed` and the run's name:
+        (result for JSON, per-step history). With `checkpoint` (a file), a killed run resumes
+        from its last finished step to the result an uninterrupted run gives."""
+        run, settings, seed, study_seed = job.run, job.settings, job.seed, job.study_seed
         resume = None
         if checkpoint is not None:  # never resumed under other settings, seeds or code
             key = {"run": run, "settings": settings, "seed": seed, "study_seed": study_seed}
@@ -276,8 +282,8 @@ class WeightMethod(Method):
             seed=seed,
             run=run,
             study_seed=study_seed,
-            threads=threads,
-            progress=log,
+            threads=job.threads,
+            progress=job.log,
             resume=resume,
             **self.options(settings),
             **self.common_settings(settings),

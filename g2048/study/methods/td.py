@@ -17,7 +17,7 @@ from g2048.learning.recipes import TDConfig, td_schema
 from g2048.learning.td import train
 from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
 from g2048.study.logs import ReportedError, timing
-from g2048.study.methods.base import Key, Log, Method
+from g2048.study.methods.base import Key, Method, RunSeed
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
 
 
@@ -64,19 +64,14 @@ class TD(Method):
         return float(selected["train"])
 
     def train(
-        self,
-        settings: dict,
-        seed: int,
-        study_seed: int,
-        network_path: str,
-        checkpoint: str,
-        threads: int,
-        log: Log,
+        self, job: RunSeed, network_path: str, checkpoint: str
     ) -> tuple[dict, pd.DataFrame, ntuple.Network]:
-        """One training run (games seeded from `study_seed` and the run's name): (result for
-        JSON, naming the network's file `network_path` and the digest of its weights; learning
-        curve; network), a round of `batch` games on `threads` threads. Resumes from
-        `checkpoint` when it holds this run's state (same settings, seeds and numba code)."""
+        """One training run (`job`: games seeded from its study seed and the run's name):
+        (result for JSON, naming the network's file `network_path` and the digest of its
+        weights; learning curve; network), a round of `batch` games on the job's threads.
+        Resumes from `checkpoint` when it holds this run's state (same settings, seeds and
+        numba code)."""
+        settings, seed, study_seed, log = job.settings, job.seed, job.study_seed, job.log
         config = from_settings(TDConfig, settings)
         purpose = tuning_purpose(self.name, seed)
         start = time.perf_counter()
@@ -107,7 +102,7 @@ class TD(Method):
                 },
                 progress=progress,
                 resumed=resumed,
-                threads=threads,
+                threads=job.threads,
             )
         except TrainingError as exc:  # diverged, or a damaged checkpoint: one line says it
             raise ReportedError(str(exc)) from None
