@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -91,23 +92,32 @@ class GameObjective:
 
     name = ""  # the tuning method, the default run name in the purpose of the game seeds
     counter = ""  # what one call is to the optimiser
+    # the game of the method's source: evaluator, agent, fresh_seeds and max_moves
+    defaults: dict[str, Any] = {}
 
     def __init__(
         self,
-        evaluator: str,
-        agent: AgentConfig,
-        games: int,
+        evaluator: str | None = None,
+        agent: AgentConfig | None = None,
+        games: int = 3,
         *,
-        fresh_seeds: bool,
-        max_moves: int,
+        fresh_seeds: bool | None = None,
+        max_moves: int | None = None,
         study_seed: int,
         run_seed: int = 0,
         run: str = "",
         threads: int = 1,
     ) -> None:
-        """`study_seed`, the run's name `run` (default: the method's) and `run_seed` (the
-        optimiser's seed) choose the games; `threads` the threads the candidates are spread
-        over."""
+        """The candidates play `games` games each of `evaluator` played by `agent`, capped at
+        `max_moves` moves, on new seeds each call with `fresh_seeds` (None: the class's
+        `defaults`). `study_seed`, the run's name `run` (default: the method's) and `run_seed`
+        (the optimiser's seed) choose the games; `threads` the threads the candidates are
+        spread over."""
+        given = {"evaluator": evaluator, "agent": agent}
+        given |= {"fresh_seeds": fresh_seeds, "max_moves": max_moves}
+        game = self.defaults | {k: v for k, v in given.items() if v is not None}
+        evaluator, agent = game["evaluator"], game["agent"]
+        fresh_seeds, max_moves = game["fresh_seeds"], game["max_moves"]
         self.evaluator = get_evaluator(evaluator)
         if agent.weight_rows != 1:
             raise ValueError(f"agent must take one weight vector, {agent.name!r} takes several")
@@ -218,25 +228,23 @@ class NSGA2Objective(GameObjective):
 
     name = "nsga2"
     counter = "gen"
+    defaults = {
+        "evaluator": "nsga4",
+        "agent": SEED000_AGENT,
+        "fresh_seeds": False,
+        "max_moves": 2000,
+    }
 
     def __init__(
-        self,
-        evaluator: str = "nsga4",
-        agent: AgentConfig = SEED000_AGENT,
-        games: int = 3,
-        *,
-        fresh_seeds: bool = False,
-        simplex: bool | None = None,
-        normalised: bool = False,
-        max_moves: int = 2000,
-        **run: int,
+        self, *game: Any, simplex: bool | None = None, normalised: bool = False, **settings: Any
     ) -> None:
-        super().__init__(
-            evaluator, agent, games, fresh_seeds=fresh_seeds, max_moves=max_moves, **run
-        )
-        self.simplex = self.evaluator.name == "nsga4" if simplex is None else simplex
+        """`GameObjective`'s arguments (`game`, `settings`), and `simplex` and `normalised`
+        (see the class docstring)."""
+        super().__init__(*game, **settings)
+        name = self.evaluator.name
+        self.simplex = name == "nsga4" if simplex is None else simplex
         if self.simplex and np.any(self.evaluator.bounds[:, 0] < 0):
-            raise ValueError(f"simplex needs non-negative bounds; {evaluator!r} has negative ones")
+            raise ValueError(f"simplex needs non-negative bounds; {name!r} has negative ones")
         self.normalised = normalised
 
     @property
@@ -289,21 +297,11 @@ class CEMObjective(GameObjective):
 
     name = "cem"
     counter = "iter"
+    defaults = {"evaluator": "cem8", "agent": SEED003_AGENT, "fresh_seeds": True, "max_moves": 250}
 
-    def __init__(
-        self,
-        evaluator: str = "cem8",
-        agent: AgentConfig = SEED003_AGENT,
-        games: int = 3,
-        *,
-        fresh_seeds: bool = True,
-        max_moves: int = 250,
-        fitness: str = DEFAULT_FITNESS,
-        **run: int,
-    ) -> None:
-        super().__init__(
-            evaluator, agent, games, fresh_seeds=fresh_seeds, max_moves=max_moves, **run
-        )
+    def __init__(self, *game: Any, fitness: str = DEFAULT_FITNESS, **settings: Any) -> None:
+        """`GameObjective`'s arguments (`game`, `settings`), and the `fitness` maximised."""
+        super().__init__(*game, **settings)
         if fitness not in FITNESSES:
             raise ValueError(f"fitness must be one of {', '.join(FITNESSES)}, got {fitness!r}")
         self.fitness = fitness

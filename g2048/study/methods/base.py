@@ -113,6 +113,29 @@ def reevaluated(
     return Tuned(result, again, objective.games_played, objective.games_played - trained)
 
 
+@dataclass(frozen=True)
+class SearchRun:
+    """What a method's search hands its optimiser beside the method's own options: the
+    objective the candidates play, the optimiser's seed, the fresh games each final candidate
+    plays (`reevaluate`), where progress lines go and where the checkpoint is kept."""
+
+    objective: GameObjective
+    seed: int
+    reevaluate: int = 0
+    progress: Log | None = None
+    resume: Resume | None = None
+
+    def loop(self) -> dict:
+        """The optimiser's arguments every method passes alike: its seed, maximising, and the
+        loop's checkpoint ones (`resumable`)."""
+        checkpoint = resumable(self.objective, self.resume, self.progress)
+        return {"seed": self.seed, "maximize": True, **checkpoint}
+
+    def finish(self, result: object, candidates: np.ndarray) -> Tuned:
+        """The run's Tuned: its final `candidates` re-evaluated (`reevaluated`)."""
+        return reevaluated(self.objective, result, candidates, self.reevaluate)
+
+
 class Method:
     """A tuning method. `name` is its value of a run's `method` key (or, for a method with
     `own_section`, its section `tune.<name>` and its one run's name); `label` names it in
@@ -190,10 +213,16 @@ class WeightMethod(Method):
     objective_class: type[GameObjective] = GameObjective  # what a candidate's games measure
 
     def objective(
-        self, evaluator: str, agent: AgentConfig, games: int, seed: int, **settings: Any
+        self,
+        evaluator: str | None,
+        agent: AgentConfig | None,
+        games: int,
+        seed: int,
+        **settings: Any,
     ) -> GameObjective:
         """The objective a run with optimiser seed `seed` plays its games through (`settings`:
-        the objective's; its games' purpose is the run's name, by default the method's)."""
+        the objective's; its games' purpose is the run's name, by default the method's; None:
+        the objective's default evaluator or agent)."""
         settings.setdefault("run", self.name)
         return self.objective_class(evaluator, agent, games, run_seed=seed, **settings)
 
@@ -225,7 +254,7 @@ class WeightMethod(Method):
         replay: its `agent` and `max_moves` (the objective's default where the run sets none)."""
         cap = settings.get("max_moves")
         if cap is None:
-            cap = inspect.signature(self.objective_class).parameters["max_moves"].default
+            cap = self.objective_class.defaults["max_moves"]
         return {"agent": settings["agent"], "max_moves": cap}
 
     def common_settings(self, settings: dict) -> dict:
@@ -246,18 +275,31 @@ class WeightMethod(Method):
 
     def search(
         self,
-        evaluator: str,
+        evaluator: str | None = None,
         *,
-        agent: AgentConfig,
-        games: int,
+        agent: AgentConfig | None = None,
+        games: int = 3,
         seed: int,
+        reevaluate: int = 0,
         progress: Log | None = None,
         resume: Resume | None = None,
         **settings: Any,
     ) -> Tuned:
-        """Run the optimiser: `settings` hold the method's options and the objective's
-        (study_seed, run, max_moves, fresh_seeds, threads, reevaluate); with `resume` its loop
-        keeps a checkpoint there and resumes from it (`resumable`)."""
+        """Run the optimiser over the weights of `evaluator` played by `agent` (by default
+        its source's: the objective's `defaults`), `games` games a candidate. `settings` hold
+        the method's options (`optimise`'s keywords) and the objective's (study_seed, run,
+        max_moves, fresh_seeds, threads, ...). With `reevaluate`, the final candidates play
+        that many fresh games each; with `resume` the loop keeps a checkpoint there and
+        resumes from it (`resumable`); `progress` gets one line per step."""
+        own = inspect.signature(self.optimise).parameters.values()
+        names = {p.name for p in own if p.kind is p.KEYWORD_ONLY}
+        options = {k: settings.pop(k) for k in list(settings) if k in names}
+        objective = self.objective(evaluator, agent, games, seed, **settings)
+        return self.optimise(SearchRun(objective, seed, reevaluate, progress, resume), **options)
+
+    def optimise(self, search: SearchRun, **options: Any) -> Tuned:
+        """The method's optimiser on the objective of `search`, with the method's `options`
+        (keyword-only parameters in a subclass: what `search` passes it)."""
         raise NotImplementedError
 
     def result_data(self, result: Any) -> dict:

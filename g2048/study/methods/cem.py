@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from g2048.agents import AgentConfig
-from g2048.study.methods.base import Key, Log, Resume, Tuned, resumable
-from g2048.study.methods.unitbox import (
-    FITNESS,
-    ITERATIONS,
-    POPULATION,
-    STEP,
-    UnitBox,
-    UnitBoxMethod,
-    iteration_lines,
-)
-from g2048.study.objectives import SEED003_AGENT
+from g2048.study.methods.base import Key, SearchRun, Tuned
+from g2048.study.methods.unitbox import POPULATION, SHARED_KEYS, STEP, UnitBox, UnitBoxMethod
 from g2048.tuning import cem
 from g2048.tuning.cem import elite_count
 
@@ -28,8 +16,7 @@ class CEM(UnitBoxMethod):
     description = "source 003's cross-entropy method"
     keys = {
         "population": Key(POPULATION, required=True),
-        "iterations": ITERATIONS,
-        "fitness": FITNESS,
+        **SHARED_KEYS,
         "step": STEP,
         "noise": Key(
             {
@@ -47,38 +34,29 @@ class CEM(UnitBoxMethod):
     result_keys = ("mean", "std", *UnitBoxMethod.result_keys)
     history_columns = ("iteration", "evaluations", "elite_mean_f", "best_f", "mean_f")
 
-    def search(
+    def optimise(
         self,
-        evaluator: str = "cem8",
+        search: SearchRun,
         *,
-        agent: AgentConfig = SEED003_AGENT,
-        games: int = 3,
         population: int,
         iterations: int,
         step: float = STEP.default,
         noise: tuple[float, float] | list[float] | None = None,
-        seed: int,
-        reevaluate: int = 0,
-        progress: Log | None = None,
-        resume: Resume | None = None,
-        **settings: Any,
     ) -> Tuned:
         """Source 003's run: the cross-entropy method over an evaluator's weights.
 
-        `settings` go to CEMObjective (study_seed is required; run, max_moves, fitness,
-        fresh_seeds, threads). The search runs in the evaluator's tuning box scaled to the unit
-        cube (`UnitBox`): it starts at the default weights (for cem8 the source's prior) with
-        std `step` (for cem8's box of width 10, the source's sigma 1), keeps the best 20% (6 of
-        30), smooths with 0.7 and floors the std at 1e-4 of the box (the source's 1e-3 for
-        cem8), all as in the source; samples are clipped to the box. `noise` = (a, b) adds Szita
-        & Lorincz's decreasing variance (in the unit box). The result's mean, std, best_x and
-        elite are in weights, its history in the unit box. With `reevaluate`, the final mean
-        and elite play that many fresh games each. The sampler's generator derives from
-        `seed`; the game seeds from `study_seed` and the run. `progress` gets one line per
-        iteration.
+        The search's objective is a CEMObjective (its settings: study_seed, run, max_moves,
+        fitness, fresh_seeds, threads). The search runs in the evaluator's tuning box scaled to
+        the unit cube (`UnitBox`): it starts at the default weights (for cem8 the source's
+        prior) with std `step` (for cem8's box of width 10, the source's sigma 1), keeps the
+        best 20% (6 of 30), smooths with 0.7 and floors the std at 1e-4 of the box (the
+        source's 1e-3 for cem8), all as in the source; samples are clipped to the box. `noise`
+        = (a, b) adds Szita & Lorincz's decreasing variance (in the unit box). The result's
+        mean, std, best_x and elite are in weights, its history in the unit box; the final mean
+        and elite are re-evaluated. The sampler's generator derives from the run's seed; the
+        game seeds from `study_seed` and the run.
         """
-        objective = self.objective(evaluator, agent, games, seed, **settings)
-        box = UnitBox(objective)
+        box = UnitBox(search.objective)
         result = cem.run(
             box.evaluate,
             box.start(),
@@ -88,14 +66,10 @@ class CEM(UnitBoxMethod):
             smoothing=0.7,
             std_floor=1e-4,
             noise=None if noise is None else tuple(noise),
-            iterations=iterations,
-            seed=seed,
-            maximize=True,
-            callback=iteration_lines(progress, iterations),
-            **resumable(objective, resume, progress),
-            **box.limits(),
+            **box.loop(search, iterations),
         )
-        return box.finish(result, reevaluate, elite_count(population), std=result.std * box.width)
+        std = result.std * box.width
+        return box.finish(result, search, elite_count(population), std=std)
 
 
 METHOD = CEM()

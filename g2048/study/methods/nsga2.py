@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any
 
 import moocore
 import numpy as np
 
-from g2048.agents import AgentConfig
 from g2048.study.logs import timing
-from g2048.study.methods.base import (
-    Key,
-    Log,
-    Resume,
-    Tuned,
-    WeightMethod,
-    reevaluated,
-    resumable,
-    with_weights,
-)
+from g2048.study.methods.base import Key, SearchRun, Tuned, WeightMethod, with_weights
 from g2048.study.methods.fronts import can_switch, select_balanced, switching_rows
 from g2048.study.naming import OBJECTIVE_NAMES
-from g2048.study.objectives import SEED000_AGENT, NSGA2Objective
+from g2048.study.objectives import NSGA2Objective
 from g2048.tuning import nsga2
 
 
@@ -66,37 +55,23 @@ class NSGA2(WeightMethod):
     def headline(self, value: object) -> float:
         return float(np.asarray(value)[0])  # its values are the four objectives, score first
 
-    def search(
-        self,
-        evaluator: str = "nsga4",
-        *,
-        agent: AgentConfig = SEED000_AGENT,
-        games: int = 3,
-        pop_size: int,
-        generations: int,
-        seed: int,
-        reevaluate: int = 0,
-        progress: Log | None = None,
-        resume: Resume | None = None,
-        **settings: Any,
-    ) -> Tuned:
+    def optimise(self, search: SearchRun, *, pop_size: int, generations: int) -> Tuned:
         """Source 000's run: NSGA-II over an evaluator's weights.
 
-        `settings` go to NSGA2Objective (study_seed is required; run, fresh_seeds, simplex,
-        max_moves, threads). The optimiser's generator derives from `seed`; the game seeds
-        from `study_seed` and the run (its name and `seed`), so that runs with different
-        seeds play different games. The result's X holds the weights played
+        The search's objective is an NSGA2Objective (its settings: study_seed, run,
+        fresh_seeds, simplex, max_moves, threads). The optimiser's generator derives from the
+        run's seed; the game seeds from `study_seed` and the run (its name and seed), so that
+        runs with different seeds play different games. The result's X holds the weights played
         (`NSGA2Objective.weights_of`, on the simplex for nsga4) and F the raw objectives
         (naming.OBJECTIVES); its history's incumbents are the weights of the front point that
         the run's own pick rule (`select_balanced`) takes from each generation's front on its
         training values (the final pick uses the fresh values, which only the end has). The
         hypervolume reference point is the origin, worse than any
-        game in every objective, so hypervolumes compare across runs. With `reevaluate`, the
-        final front plays that many fresh games per point. `progress` gets one line per
-        generation; its hv is that of the normalised front, in [0, 1] while scores stay below
-        SCORE_SCALE.
+        game in every objective, so hypervolumes compare across runs. The final front is
+        re-evaluated. Progress comes as one line per generation; its hv is that of the
+        normalised front, in [0, 1] while scores stay below SCORE_SCALE.
         """
-        objective = self.objective(evaluator, agent, games, seed, **settings)
+        objective, progress = search.objective, search.progress
         bounds = objective.evaluator.bounds
         start = time.perf_counter()
 
@@ -114,19 +89,17 @@ class NSGA2(WeightMethod):
             bounds[:, 1],
             pop_size=pop_size,
             generations=generations,
-            seed=seed,
-            maximize=True,
             ref_point=np.zeros(len(OBJECTIVE_NAMES)),
             callback=None if progress is None else report,
             pick=select_balanced,
-            **resumable(objective, resume, progress),
+            **search.loop(),
         )
         result = dataclasses.replace(
             result,
             X=objective.weights_of(result.X),
             history=with_weights(result.history, objective.weights_of),
         )
-        return reevaluated(objective, result, result.X[result.rank == 0], reevaluate)
+        return search.finish(result, result.X[result.rank == 0])
 
     def result_data(self, result: nsga2.NSGA2Result) -> dict:
         return {

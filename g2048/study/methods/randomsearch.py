@@ -4,27 +4,9 @@ budget (Bergstra & Bengio 2012)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
-from g2048.agents import AgentConfig
-from g2048.study.methods.base import (
-    Key,
-    Log,
-    Resume,
-    Tuned,
-    reevaluated,
-    resumable,
-    with_weights,
-)
-from g2048.study.methods.unitbox import (
-    FITNESS,
-    ITERATIONS,
-    POPULATION,
-    UnitBox,
-    UnitBoxMethod,
-    iteration_lines,
-)
-from g2048.study.objectives import SEED003_AGENT
+from g2048.study.methods.base import Key, SearchRun, Tuned, with_weights
+from g2048.study.methods.unitbox import POPULATION, SHARED_KEYS, UnitBox, UnitBoxMethod
 from g2048.tuning import random_search
 
 
@@ -34,8 +16,7 @@ class RandomSearch(UnitBoxMethod):
     description = "uniform samples of the tuning box, the control every tuner must beat"
     keys = {
         "population": Key(POPULATION | {"description": "samples per iteration"}, required=True),
-        "iterations": ITERATIONS,
-        "fitness": FITNESS,
+        **SHARED_KEYS,
     }
     control = True
     result_keys = ("best_x", "best_f", "archive", "archive_f")
@@ -44,41 +25,22 @@ class RandomSearch(UnitBoxMethod):
     def unevaluated_pick(self, tuned: dict) -> object:
         return tuned["best_x"]
 
-    def search(
-        self,
-        evaluator: str = "cem8",
-        *,
-        agent: AgentConfig = SEED003_AGENT,
-        games: int = 3,
-        population: int,
-        iterations: int,
-        seed: int,
-        reevaluate: int = 0,
-        progress: Log | None = None,
-        resume: Resume | None = None,
-        **settings: Any,
-    ) -> Tuned:
+    def optimise(self, search: SearchRun, *, population: int, iterations: int) -> Tuned:
         """Random search over an evaluator's weights with CEMObjective's fitness (the same
-        `settings`; its games' purpose is the run's name, default "random"): `population`
+        settings; its games' purpose is the run's name, default "random"): `population`
         uniform samples of the tuning box an iteration, all on the same games.
 
         It keeps the best 1 + n samples ever seen, n being the elites CEM keeps at the same
-        population, so that with `reevaluate` it re-evaluates as many candidates as CEM does
-        (its final mean and elite): equal runs play equal games. The result's best_x, archive
-        and the history's incumbents (the best sample so far) are in weights.
+        population, so that it re-evaluates as many candidates as CEM does (its final mean and
+        elite): equal runs play equal games. The result's best_x, archive and the history's
+        incumbents (the best sample so far) are in weights.
         """
-        objective = self.objective(evaluator, agent, games, seed, **settings)
-        box = UnitBox(objective)
+        box = UnitBox(search.objective)
         result = random_search.run(
             box.evaluate,
             population=population,
             keep=self.candidates({"population": population}),
-            iterations=iterations,
-            seed=seed,
-            maximize=True,
-            callback=iteration_lines(progress, iterations),
-            **resumable(objective, resume, progress),
-            **box.limits(),
+            **box.loop(search, iterations),
         )
         result = dataclasses.replace(
             result,
@@ -86,7 +48,7 @@ class RandomSearch(UnitBoxMethod):
             archive=box.weights(result.archive),
             history=with_weights(result.history, box.weights),
         )
-        return reevaluated(objective, result, result.archive, reevaluate)
+        return search.finish(result, result.archive)
 
 
 METHOD = RandomSearch()

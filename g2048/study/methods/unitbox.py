@@ -13,7 +13,14 @@ from typing import Any
 import numpy as np
 
 from g2048.study.logs import timing
-from g2048.study.methods.base import Key, Log, Tuned, WeightMethod, reevaluated, with_weights
+from g2048.study.methods.base import (
+    Key,
+    Log,
+    SearchRun,
+    Tuned,
+    WeightMethod,
+    with_weights,
+)
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
 from g2048.tuning.cem import elite_count
 
@@ -41,6 +48,8 @@ STEP = Key(
     },
     default=0.1,
 )
+# the keys all three take alike, after their own population
+SHARED_KEYS = {"iterations": ITERATIONS, "fitness": FITNESS}
 
 
 @dataclass(frozen=True)
@@ -72,10 +81,16 @@ class UnitBox:
         """The unit box as a tuner's `lower` and `upper` arguments."""
         return {"lower": np.zeros_like(self.width), "upper": np.ones_like(self.width)}
 
-    def finish(self, result: Any, reevaluate: int, elite: int, **more: np.ndarray) -> Tuned:
+    def loop(self, search: SearchRun, iterations: int) -> dict:
+        """What CEM, CMA-ES and random search pass their tuner alike: `iterations`, one
+        progress line each (`iteration_lines`), the unit box's bounds and `SearchRun.loop`'s."""
+        callback = iteration_lines(search.progress, iterations)
+        return {"iterations": iterations, "callback": callback, **search.loop(), **self.limits()}
+
+    def finish(self, result: Any, search: SearchRun, elite: int, **more: np.ndarray) -> Tuned:
         """A CEM or CMA-ES run's Tuned: its mean, best, elite and the history's incumbents
         mapped to weights (and the fields `more` replaced), then its final mean and the first
-        `elite` of its elite re-evaluated."""
+        `elite` of its elite re-evaluated (`SearchRun.finish`)."""
         result = dataclasses.replace(
             result,
             mean=self.weights(result.mean),
@@ -85,7 +100,7 @@ class UnitBox:
             **more,
         )
         candidates = np.vstack([result.mean, result.elite[:elite]])
-        return reevaluated(self.objective, result, candidates, reevaluate)
+        return search.finish(result, candidates)
 
 
 def iteration_lines(progress: Log | None, iterations: int) -> Callable[[int, Any], None] | None:
