@@ -323,39 +323,44 @@ def convergence_findings(progress: pd.DataFrame) -> list[str]:
 def learned_findings(comparisons: pd.DataFrame) -> list[str]:
     """The network against each heuristic played by the same agent (the comparisons' network
     rows, the same tests the search ranks read)."""
-    out = []
-    for _, r in comparisons[comparisons.network.fillna("") != ""].iterrows():
-        network = r.network
-        heuristic = r["second"] if r["first"] == network else r["first"]
-        sign = 1.0 if r["first"] == network else -1.0
-        scores = (r.first_score, r.second_score)[:: int(sign)]
-        verdict = _direction(
-            sign * r["diff"], r.holm_pvalue, "the network higher", "the network lower", r.mdd
-        )
-        timed = " (a timed row: reproducible only up to timing)" if r.timed else ""
-        out.append(
-            f"`{network}` against `{heuristic}` on {r.games} common games: "
-            f"{number(scores[0])} vs {number(scores[1])}, difference {_between(r, network)}, "
-            f"{verdict} ({_test(r)}){timed}."
-        )
-    return out
+    rows = comparisons[comparisons.network.fillna("") != ""]
+    return [_network_against_heuristic(r) for _, r in rows.iterrows()]
+
+
+def _network_against_heuristic(r: pd.Series) -> str:
+    """A network row of the comparisons, read from the network's side."""
+    network = r.network
+    heuristic = r["second"] if r["first"] == network else r["first"]
+    sign = 1.0 if r["first"] == network else -1.0
+    scores = (r.first_score, r.second_score)[:: int(sign)]
+    verdict = _direction(
+        sign * r["diff"], r.holm_pvalue, "the network higher", "the network lower", r.mdd
+    )
+    timed = " (a timed row: reproducible only up to timing)" if r.timed else ""
+    return (
+        f"`{network}` against `{heuristic}` on {r.games} common games: "
+        f"{number(scores[0])} vs {number(scores[1])}, difference {_between(r, network)}, "
+        f"{verdict} ({_test(r)}){timed}."
+    )
 
 
 def transfer_findings(leaders: pd.DataFrame) -> list[str]:
     """At each depth, the strongest weight set against the runner-up by their one test."""
-    out = []
-    for _, r in leaders.iterrows():
-        order = (
-            f"`{r['first']}` higher by {_between(r, r['first'])}"
-            if r.holm_pvalue < ALPHA
-            else f"no clear order ({_undetected(r.mdd)})"
-        )
-        out.append(
-            f"At {r.group} the highest-scoring weight set is `{r['first']}` "
-            f"({number(r.first_score)}), then `{r['second']}` ({number(r.second_score)}) on "
-            f"{r.games} common games: {order} ({_test(r)}, Holm over the depths)."
-        )
-    return out
+    return [_leader_against_runner_up(r) for _, r in leaders.iterrows()]
+
+
+def _leader_against_runner_up(r: pd.Series) -> str:
+    """A depth's row of the transfer leaders: its strongest weight set against the next."""
+    order = (
+        f"`{r['first']}` higher by {_between(r, r['first'])}"
+        if r.holm_pvalue < ALPHA
+        else f"no clear order ({_undetected(r.mdd)})"
+    )
+    return (
+        f"At {r.group} the highest-scoring weight set is `{r['first']}` "
+        f"({number(r.first_score)}), then `{r['second']}` ({number(r.second_score)}) on "
+        f"{r.games} common games: {order} ({_test(r)}, Holm over the depths)."
+    )
 
 
 def claim_findings(claims: pd.DataFrame) -> list[str]:
