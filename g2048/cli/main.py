@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import hashlib
 import json
 import math
@@ -13,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -134,30 +136,48 @@ def _profile(args: argparse.Namespace) -> int:
     return 0
 
 
+Command = Callable[[argparse.Namespace], int]
+
+
+def _exits_2_on(*errors: type[Exception]) -> Callable[[Command], Command]:
+    """A command that prints any of `errors` (a one-line message) to stderr and exits 2."""
+
+    def wrap(command: Command) -> Command:
+        @functools.wraps(command)
+        def run(args: argparse.Namespace) -> int:
+            try:
+                return command(args)
+            except errors as exc:
+                print(exc, file=sys.stderr)
+                return 2
+
+        return run
+
+    return wrap
+
+
+def _need(args: argparse.Namespace, path: Path, what: str, folder: bool = False) -> None:
+    """Stop with the parser's error unless the file (`folder`: the directory) `path`, the
+    command's `what`, exists."""
+    if not (path.is_dir() if folder else path.is_file()):
+        args.parser.error(f"no {what} {str(path)!r}")
+
+
+@_exits_2_on(DigestFileError)
 def _digest(args: argparse.Namespace) -> int:
-    if not args.results.is_dir():
-        args.parser.error(f"no results folder {str(args.results)!r}")
+    _need(args, args.results, "results folder", folder=True)
     if problem := _out_problem(args.out, args.force, (args.results, Path("results"))):
         args.parser.error(f"--out: {problem}")
-    try:
-        count = write_digests(args.results, args.out, note=args.note)
-    except DigestFileError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    count = write_digests(args.results, args.out, note=args.note)
     print(f"wrote the digests of {count} result files under {args.results} to {args.out}")
     return 0
 
 
+@_exits_2_on(DigestFileError)
 def _verify(args: argparse.Namespace) -> int:
-    if not args.digests.is_file():
-        args.parser.error(f"no digest file {str(args.digests)!r}")
-    if not args.results.is_dir():
-        args.parser.error(f"no results folder {str(args.results)!r}")
-    try:
-        difference = verify(args.digests, args.results, partial=args.partial)
-    except DigestFileError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    _need(args, args.digests, "digest file")
+    _need(args, args.results, "results folder", folder=True)
+    difference = verify(args.digests, args.results, partial=args.partial)
     if difference is not None:
         print(f"results differ from {args.digests}: {difference}", file=sys.stderr)
         return 1
@@ -165,46 +185,39 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+@_exits_2_on(ConfigError)
 def _check_config(args: argparse.Namespace) -> int:
     for path in args.configs:
-        try:
-            load_config(path)
-        except ConfigError as exc:
-            print(exc, file=sys.stderr)
-            return 2
+        load_config(path)
         print(f"{path}: a valid study config")
     return 0
 
 
+@_exits_2_on(plan.PlanError)
 def _plan(args: argparse.Namespace) -> int:
-    if not args.configfile.is_file():
-        args.parser.error(f"no config file {str(args.configfile)!r}")
+    _need(args, args.configfile, "config file")
     if not Path("Snakefile").is_file():
         args.parser.error("no Snakefile here: run plan in the study's folder")
     cluster = args.cores is None
     overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
     profile = args.profile if cluster else None
-    try:
-        jobs = plan.parse_dry_run(plan.dry_run(args.configfile, args.cores, profile))
-        rerun = plan.parse_dry_run(
-            plan.dry_run(args.configfile, args.cores, profile, force=False), empty=True
-        )
-        other = {job.name for job in rerun if not plan.record_holds(job.reason)}
-        recorded = {
-            job.jobid: plan.read_seconds(Path(job.benchmark))
-            for job in jobs
-            if job.benchmark and job.name not in other
-        }
-        times = plan.job_times(jobs, recorded)
-        threads = {job.jobid: job.threads for job in jobs}
-        local: set[str] = set()
-        if cluster:
-            per_rule = plan.profile_threads(args.profile)
-            threads = {job.jobid: per_rule.get(job.rule, job.threads) for job in jobs}
-            local = plan.local_rules(plan.workflow_source())
-    except plan.PlanError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    jobs = plan.parse_dry_run(plan.dry_run(args.configfile, args.cores, profile))
+    rerun = plan.parse_dry_run(
+        plan.dry_run(args.configfile, args.cores, profile, force=False), empty=True
+    )
+    other = {job.name for job in rerun if not plan.record_holds(job.reason)}
+    recorded = {
+        job.jobid: plan.read_seconds(Path(job.benchmark))
+        for job in jobs
+        if job.benchmark and job.name not in other
+    }
+    times = plan.job_times(jobs, recorded)
+    threads = {job.jobid: job.threads for job in jobs}
+    local: set[str] = set()
+    if cluster:
+        per_rule = plan.profile_threads(args.profile)
+        threads = {job.jobid: per_rule.get(job.rule, job.threads) for job in jobs}
+        local = plan.local_rules(plan.workflow_source())
     seconds = {
         job.jobid: times.seconds[job.jobid] + (0.0 if job.rule in local else overhead)
         for job in jobs
@@ -302,6 +315,15 @@ def _bounded(
         return value
 
     return parse
+
+
+def _at_least_0(
+    parser: argparse.ArgumentParser, flag: str, default: float, text: str = "", note: str = ""
+) -> None:
+    """An option of a number >= 0 (of `default`'s type) whose help, `text`, ends with its
+    default: "(default <default><note>)"."""
+    help_text = f"{text} (default {default:g}{note})".lstrip()
+    parser.add_argument(flag, type=_bounded(type(default), 0), default=default, help=help_text)
 
 
 _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name"]
@@ -671,15 +693,10 @@ def _agent_options() -> argparse.ArgumentParser:
             choices=spec.get("enum"),
             help=f"{text} (default {field.default})",
         )
-    options.add_argument(
-        "--max-moves",
-        type=_bounded(int, 0),
-        default=0,
-        help="stop each game after this many moves (default 0: play to the end)",
+    _at_least_0(
+        options, "--max-moves", 0, "stop each game after this many moves", ": play to the end"
     )
-    options.add_argument(
-        "--seed", type=_bounded(int, 0), default=0, help="study seed of the games (default 0)"
-    )
+    _at_least_0(options, "--seed", 0, "study seed of the games")
     options.add_argument(
         "--purpose",
         default=PLAY_PURPOSE,
@@ -690,12 +707,29 @@ def _agent_options() -> argparse.ArgumentParser:
     return options
 
 
+def _command(
+    commands: argparse._SubParsersAction, func: Command, name: str, **options: Any
+) -> argparse.ArgumentParser:
+    """The subcommand `name` (its help, description, parents: `options`), which runs `func`
+    with its own parser as args.parser (for the command's errors)."""
+    parser = commands.add_parser(name, **options)
+    parser.set_defaults(func=func, parser=parser)
+    return parser
+
+
+def _out_options(parser: argparse.ArgumentParser, text: str, required: bool = True) -> None:
+    """--out, the file a command writes (`text`: its help; checked by `_check_out`), and
+    --force, to replace an existing one."""
+    parser.add_argument("--out", type=Path, required=required, help=text)
+    parser.add_argument("--force", action="store_true", help="replace an existing --out file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m g2048`."""
     parser = argparse.ArgumentParser(prog="g2048", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {g2048.__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    bench = commands.add_parser("bench", help="measure engine speed")
+    bench = _command(commands, _bench, "bench", help="measure engine speed")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument(
         "--seconds", type=_positive_float, default=1.0, help="time per figure (default 1)"
@@ -703,8 +737,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--engine-only", action="store_true", help="skip the expectimax search figures"
     )
-    bench.set_defaults(func=_bench)
-    profile = commands.add_parser(
+    profile = _command(
+        commands,
+        _profile,
         "profile",
         help="expectimax speed and a result digest on fixed games",
         description="Plays the same games (nneonneo evaluator, cutoff 1e-4, "
@@ -716,14 +751,15 @@ def build_parser() -> argparse.ArgumentParser:
         "which only compiles or loads.",
     )
     profile.add_argument("--depth", type=_bounded(int, 1, 9), nargs="+", default=[3, 5])
-    profile.add_argument("--games", type=_bounded(int, 0), default=2, help="(default 2)")
+    _at_least_0(profile, "--games", 2)
     profile.add_argument("--max-moves", type=_bounded(int, 1), default=600, help="(default 600)")
     profile.add_argument("--cutoff", type=_bounded(float, 0, 0.999), default=1e-4)
     profile.add_argument("--table-bits", type=_bounded(int, 0, 26), default=AgentConfig.table_bits)
     profile.add_argument("--evaluator", default="nneonneo", choices=sorted(EVALUATORS))
     profile.add_argument("--repeat", type=_bounded(int, 1), default=1, help="(default 1)")
-    profile.set_defaults(func=_profile)
-    check_config = commands.add_parser(
+    check_config = _command(
+        commands,
+        _check_config,
         "check-config",
         help="check study config files, naming the file, line and key of a fault",
         description="What Snakemake checks before any job, with the file name and, for a YAML "
@@ -731,25 +767,23 @@ def build_parser() -> argparse.ArgumentParser:
         "runs it first.",
     )
     check_config.add_argument("configs", nargs="+", type=Path, help="YAML study configs")
-    check_config.set_defaults(func=_check_config)
-    digest = commands.add_parser(
+    digest = _command(
+        commands,
+        _digest,
         "digest",
         help="write the digests of a study's result files",
         description="Digests of every CSV (timing columns left out) and JSON file under the "
         "results folder, row by row, for `verify` on another machine.",
     )
     digest.add_argument("--results", type=Path, default=Path("results"), help="(default results)")
-    digest.add_argument(
-        "--out",
-        type=Path,
-        required=True,
-        help="the digest file to write (not under a results folder; an existing one only with "
-        "--force)",
+    _out_options(
+        digest,
+        "the digest file to write (not under a results folder; an existing one only with --force)",
     )
-    digest.add_argument("--force", action="store_true", help="replace an existing --out file")
     digest.add_argument("--note", default="", help="what run the digests are of")
-    digest.set_defaults(func=_digest, parser=digest)
-    check = commands.add_parser(
+    check = _command(
+        commands,
+        _verify,
         "verify",
         help="compare a study's result files with a digest file",
         description="Exit 0 when every result file matches the digest file, else 1 naming the "
@@ -762,8 +796,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="compare only the files present (a rerun of some of the jobs)",
     )
-    check.set_defaults(func=_verify, parser=check)
-    planner = commands.add_parser(
+    planner = _command(
+        commands,
+        _plan,
         "plan",
         help="predict a study's wall time on N cores or a cluster from its last run's job times",
         description="Lists the study's jobs by a Snakemake dry run of the config (nothing is "
@@ -806,8 +841,9 @@ def build_parser() -> argparse.ArgumentParser:
         "with --cluster the queue wait and submission of every job but the local rules "
         "(default 60)",
     )
-    planner.set_defaults(func=_plan, parser=planner)
-    train = commands.add_parser(
+    train = _command(
+        commands,
+        _train,
         "train",
         help="train an n-tuple network by TD(0) self-play",
         description="The pipeline's td tuning run outside the pipeline: the same games (seeded "
@@ -824,8 +860,8 @@ def build_parser() -> argparse.ArgumentParser:
         + " (default td)",
     )
     _add_td_flags(train)
-    train.add_argument("--seed", type=_bounded(int, 0), default=1, help="run seed (default 1)")
-    train.add_argument("--study-seed", type=_bounded(int, 0), default=2048, help="(default 2048)")
+    _at_least_0(train, "--seed", 1, "run seed")
+    _at_least_0(train, "--study-seed", 2048)
     train.add_argument(
         "--threads",
         type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
@@ -835,8 +871,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")
-    train.set_defaults(func=_train, parser=train)
-    importer = commands.add_parser(
+    importer = _command(
+        commands,
+        _import_network,
         "import-network",
         help="read a network from TDL2048+'s weight file (FILE.w)",
         description="Reads the weight file TDL2048+ (moporgic/TDL2048) writes with -o FILE.w "
@@ -857,10 +894,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="a multistage file's tile thresholds, which the file does not hold (TDL2048+'s "
         "-@ 0,16384 is --stages 16384; default: one stage)",
     )
-    importer.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
-    importer.add_argument("--force", action="store_true", help="replace an existing --out file")
-    importer.set_defaults(func=_import_network, parser=importer)
-    exporter = commands.add_parser(
+    _out_options(importer, "the network file (.npz)")
+    exporter = _command(
+        commands,
+        _export_network,
         "export-network",
         help="write a network in TDL2048+'s weight-file format (FILE.w)",
         description="Writes a network file (.npz, of train or import-network) as TDL2048+ "
@@ -868,14 +905,10 @@ def build_parser() -> argparse.ArgumentParser:
         "A file import-network read is written back byte for byte.",
     )
     exporter.add_argument("file", type=Path, help="the network file (.npz)")
-    exporter.add_argument(
-        "--out", type=Path, required=True, help="TDL2048+'s weight file (name it .w)"
-    )
-    exporter.add_argument("--force", action="store_true", help="replace an existing --out file")
-    exporter.set_defaults(func=_export_network, parser=exporter)
+    _out_options(exporter, "TDL2048+'s weight file (name it .w)")
     agent_options = _agent_options()
-    play = commands.add_parser(
-        "play", parents=[agent_options], help="play games and summarize them"
+    play = _command(
+        commands, _play, "play", parents=[agent_options], help="play games and summarize them"
     )
     play.add_argument(
         "--games",
@@ -890,36 +923,24 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"(default 10; at most {MAX_GAMES}: every game's row is kept until the end, so "
         "more are refused up front, not streamed; split a bigger run with --start)",
     )
-    play.add_argument(
-        "--start", type=_bounded(int, 0), default=0, help="index of the first game (default 0)"
-    )
+    _at_least_0(play, "--start", 0, "index of the first game")
     play.add_argument(
         "--threads",
         type=_bounded(int, 1, os.cpu_count() or 1, " (the machine's cores)"),
         default=1,
         help="(default 1)",
     )
-    play.add_argument(
-        "--out",
-        type=Path,
-        help="write one CSV row per game here (checked before the first game; after Ctrl-C "
+    _out_options(
+        play,
+        "write one CSV row per game here (checked before the first game; after Ctrl-C "
         "nothing is written); not under results/, and an existing file only with --force",
+        required=False,
     )
-    play.add_argument("--force", action="store_true", help="replace an existing --out file")
-    play.set_defaults(func=_play, parser=play)
-    watch = commands.add_parser(
-        "watch", parents=[agent_options], help="watch one game in the terminal"
+    watch = _command(
+        commands, _watch, "watch", parents=[agent_options], help="watch one game in the terminal"
     )
-    watch.add_argument(
-        "--game",
-        type=_bounded(int, 0),
-        default=0,
-        help="which game of --purpose (and --seed) to replay (default 0)",
-    )
-    watch.add_argument(
-        "--delay", type=_bounded(float, 0), default=100.0, help="ms after each move (default 100)"
-    )
-    watch.set_defaults(func=_watch, parser=watch)
+    _at_least_0(watch, "--game", 0, "which game of --purpose (and --seed) to replay")
+    _at_least_0(watch, "--delay", 100.0, "ms after each move")
     return parser
 
 
