@@ -27,20 +27,25 @@ class Output:
         return {f"{self.name}_{f}": f"{self.folder}/{self.name}.{f}" for f in self.formats}
 
 
+def _table(name: str, rule: str = "", transfer: bool = False) -> Output:
+    """A table of the report's Tables, written by the rule table_<name> unless `rule` says."""
+    return Output(name, rule or f"table_{name}", "Tables", transfer=transfer)
+
+
 def _figure(name: str, rule: str, category: str, transfer: bool = False) -> Output:
     return Output(name, rule, category, "results/figures", FIGURE, transfer)
 
 
 OUTPUTS = (
-    Output("benchmark", "table_benchmark", "Tables"),
-    Output("validation", "table_validation", "Tables"),
-    Output("methods", "table_methods", "Tables"),
-    Output("method_pairs", "table_methods", "Tables"),
-    Output("tuning", "table_tuning", "Tables"),
-    Output("progress", "table_progress", "Tables"),
-    Output("comparisons", "table_comparisons", "Tables"),
-    Output("transfer", "table_transfer", "Tables", transfer=True),
-    Output("transfer_leaders", "table_transfer", "Tables", transfer=True),
+    _table("benchmark"),
+    _table("validation"),
+    _table("methods"),
+    _table("method_pairs", "table_methods"),
+    _table("tuning"),
+    _table("progress"),
+    _table("comparisons"),
+    _table("transfer", transfer=True),
+    _table("transfer_leaders", "table_transfer", transfer=True),
     Output("claims", "claims", "Tables", formats=("md", "html", "csv")),
     Output("findings", "findings", "Findings", folder="results", formats=("md",)),
     _figure("depth_transfer", "table_transfer", "Validation", transfer=True),
