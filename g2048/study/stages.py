@@ -174,13 +174,16 @@ def play_weight_set(
     max_moves: int = 0,
 ) -> pd.DataFrame:
     """Per-game records of one weight set: None (the evaluator's defaults), one vector, or the
-    switching agent's three rows."""
+    switching agent's three rows; on `threads` threads, but an agent under a time budget plays
+    its games one at a time (a move's clock runs on while its thread waits for a core, so that
+    a second game on the cores would lengthen its moves past the budget)."""
+    agent = agent_config(agent_spec)
     return play_games(
-        agent_config(agent_spec),
+        agent,
         seeds,
         evaluator,
         weights,
-        threads=threads,
+        threads=1 if agent.timed else threads,
         max_moves=max_moves,
         progress=game_progress(log, label),
     )
