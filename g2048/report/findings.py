@@ -495,12 +495,12 @@ def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
         "names the interval or test behind it. Every comparison has one test, chosen by one "
         "rule: paired t where the two sides played the same games (or a run's seeds against "
         "one baseline on the same games), Welch's t otherwise. p-values are Holm-corrected "
-        "within their table's family; the interval of a difference is adjusted to the level "
-        f"of Holm's first step ({ALPHA:g} / m, m the comparisons of its family), so one that "
-        f'excludes 0 always goes with Holm p < {ALPHA:g}. "No clear difference" means Holm p '
-        f">= {ALPHA:g}, and comes with the smallest difference its test would have found with "
-        f"{POWER:.0%} power at that level (the `mdd` column). Means and rates of single rows "
-        "have per-row 95% intervals.",
+        "within their table's family; the interval of a difference is at the level Holm's "
+        f"step-down procedure tests it at ({ALPHA:g} / m at the first step, m the comparisons "
+        f'of its family), so it excludes 0 exactly when Holm p < {ALPHA:g}. "No clear '
+        f'difference" means Holm p >= {ALPHA:g}, and comes with the smallest difference its '
+        f"test would have found with {POWER:.0%} power at the first step's level (the `mdd` "
+        "column). Means and rates of single rows have per-row 95% intervals.",
     ]
     opening = answers(tables) if {"benchmark", "comparisons"} <= tables.keys() else []
     if opening:

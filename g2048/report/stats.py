@@ -204,14 +204,31 @@ def compare(a: pd.Series, b: pd.Series, level: float = 0.95) -> dict[str, object
     return d | {"test": WELCH, "n": len(a) + len(b), "wilcoxon_pvalue": math.nan}
 
 
-def simultaneous_interval(mean: float, se: float, df: float, m: int) -> tuple[float, float]:
-    """The two-sided interval of one of `m` comparisons at level 1 - ALPHA / m (Bonferroni, the
-    level of Holm's first step): one that excludes 0 always goes with a Holm-adjusted p-value
-    below ALPHA. NaN bounds where the test has no error estimate."""
-    if not (se >= 0 and df > 0 and m >= 1):
+def interval_at(mean: float, se: float, df: float, alpha: float) -> tuple[float, float]:
+    """The two-sided t interval at level 1 - alpha about `mean`; NaN bounds where the test has no
+    error estimate."""
+    if not (se >= 0 and df > 0 and alpha > 0):
         return math.nan, math.nan
-    half = float(stats.t.ppf(1 - ALPHA / (2 * m), df)) * se if se > 0 else 0.0
+    half = float(stats.t.ppf(1 - alpha / 2, df)) * se if se > 0 else 0.0
     return mean - half, mean + half
+
+
+def holm_levels(pvalues: object) -> np.ndarray:
+    """The level Holm's step-down procedure tests each p-value at: ALPHA / (m - j) for the j-th
+    smallest (from 0) while every smaller one was rejected, then the level of the first step
+    that was not, for all that follow. An interval at its comparison's level excludes 0 exactly
+    when its Holm-adjusted p-value is below ALPHA. NaN stays NaN and does not count in m."""
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full_like(p, np.nan)
+    known = np.flatnonzero(~np.isnan(p))
+    order = known[np.argsort(p[known], kind="stable")]
+    level, rejecting = np.nan, True
+    for j, i in enumerate(order):
+        if rejecting:
+            level = ALPHA / (order.size - j)
+            rejecting = p[i] < level
+        out[i] = level
+    return out
 
 
 def holm(pvalues: object) -> np.ndarray:

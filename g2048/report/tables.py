@@ -18,8 +18,9 @@ from g2048.report.stats import (
     compare,
     detectable_difference,
     holm,
+    holm_levels,
+    interval_at,
     paired_difference,
-    simultaneous_interval,
     summarize,
 )
 from g2048.study.methods import get_method
@@ -150,9 +151,9 @@ def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     `family` column, over the comparisons of each of its values apart; `mdd`, each test's
     smallest detectable difference (80% power) at level ALPHA / m, m the comparisons of its
     family (the level of Holm's first step, so a true difference of `mdd` is found at least
-    that often); and the difference's interval (`diff_low`, `diff_high`) widened to the same
-    level (`simultaneous_interval`), so that an interval excluding 0 never stands beside "no
-    clear difference". Rows give the test's standard error `se` and degrees of freedom `df`,
+    that often); and the difference's interval (`diff_low`, `diff_high`) at the level Holm tests
+    it at (`holm_levels`), so that it excludes 0 exactly when the test separates the two. Rows
+    give the test's standard error `se` and degrees of freedom `df`,
     which the table drops."""
     table = pd.DataFrame(rows)
     if "t_pvalue" not in table:
@@ -165,12 +166,13 @@ def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
         if "se" not in table:
             continue
         m = int(table.loc[index, "t_pvalue"].notna().sum())
+        levels = dict(zip(index, holm_levels(table.loc[index, "t_pvalue"]), strict=True))
         for i in index:
             se, df = table.at[i, "se"], table.at[i, "df"]
             table.at[i, "mdd"] = detectable_difference(se, df, ALPHA / m) if m else np.nan
             if "diff_low" in table:
                 centre = (table.at[i, "diff_low"] + table.at[i, "diff_high"]) / 2
-                low, high = simultaneous_interval(centre, se, df, m)
+                low, high = interval_at(centre, se, df, levels[i])
                 table.at[i, "diff_low"], table.at[i, "diff_high"] = low, high
     return table.drop(columns=["se", "df"], errors="ignore")
 

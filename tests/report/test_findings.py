@@ -303,7 +303,7 @@ def test_the_page_opens_with_its_answers_and_has_a_section_per_table() -> None:
               "method_pairs": PAIRS}  # fmt: skip
     page = findings_page(tables, "made by")
     assert page.startswith("# Findings")
-    assert "adjusted to the level of Holm's first step" in page  # the intervals beside Holm p
+    assert "exactly when Holm p < 0.05" in page  # the intervals beside Holm p
     answers_at = page.index("## The answers")
     assert answers_at < page.index("## Search: strength for its cost") < page.index("## Tuning")
     assert page.index("**The best search for its cost.**") > answers_at

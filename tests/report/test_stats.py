@@ -8,12 +8,15 @@ import pytest
 from scipy import stats
 
 from g2048.report.stats import (
+    ALPHA,
     PAIRED,
     POWER,
     WELCH,
     compare,
     detectable_difference,
     holm,
+    holm_levels,
+    interval_at,
     mean_ci,
     paired_difference,
     reach_rates,
@@ -258,3 +261,23 @@ def test_replicates_needed_reach_the_target_with_the_fewest_seeds_and_games() ->
     means = rng.normal(target, math.sqrt(variance), (4000, int(k)))
     found = stats.ttest_1samp(means, 0.0, axis=1).pvalue < alpha
     assert abs(found.mean() - POWER) < 0.04
+
+
+def test_an_interval_at_its_holm_level_excludes_0_exactly_when_holm_separates() -> None:
+    """Each of m t-tests' intervals at holm_levels: excludes 0 iff Holm p < ALPHA, whatever the
+    p-values (the Bonferroni level ALPHA / m for all would miss the later steps' rejections)."""
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        m = int(rng.integers(1, 8))
+        t = rng.normal(0.0, 3.0, m)
+        se, df = rng.uniform(0.5, 2.0, m), 29.0
+        p = 2 * stats.t.sf(np.abs(t), df)
+        levels, adjusted = holm_levels(p), holm(p)
+        for i in range(m):
+            low, high = interval_at(t[i] * se[i], se[i], df, levels[i])
+            assert (low > 0 or high < 0) == (adjusted[i] < ALPHA)
+    assert holm_levels([0.001, 0.02, 0.03]).tolist() == pytest.approx([ALPHA / 3, ALPHA / 2, ALPHA])
+    assert holm_levels([0.001, 0.04, 0.03]).tolist() == pytest.approx(
+        [ALPHA / 3, ALPHA / 2, ALPHA / 2]
+    )
+    assert np.isnan(holm_levels([np.nan, 0.01])[0]) and holm_levels([np.nan, 0.01])[1] == ALPHA
