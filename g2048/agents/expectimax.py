@@ -27,10 +27,12 @@ as depth 2k + 1.
 Speed (numba): the tree is walked with an explicit stack, not recursion, because numba's cache
 mishandles self-recursive functions that call into other modules. Shared state travels as
 tuples: `ev` = (evaluator kind, weights, table); `mc` = (rollouts, policy, step cap, rollout base),
-rollouts 0 = static evaluation; `tt` = (keys, values) (see new_table). They are unpacked once
-per decision and the search calls `evaluate` directly: an array (or a tuple holding one) passed
-to an inlined helper costs two atomic reference-count calls per use when a call that may raise
-sits in between, more than a leaf's evaluation. The two or three plies above the leaves, which
+rollouts 0 = static evaluation; `tt` is the table (see new_table). They are unpacked once per
+decision and the search calls `evaluate` directly: an array (or a tuple holding one) passed to an
+inlined helper costs two atomic reference-count calls per use when a call that may raise sits in
+between, more than a leaf's evaluation. So the stack's frames and the table's slots are numpy
+records (FRAME, ENTRY), which numba passes to the helpers as plain pointers: a helper that takes
+frames, entries and numbers costs nothing. The two or three plies above the leaves, which
 hold most of the nodes, are valued in one call each by `_chance_sum`, with `evaluate` compiled
 in. For nneonneo's evaluator (LINE_TABLE) `_line_table_best` values a move's leaf from the
 lines along the move, summed once per chance node and corrected by the one line the new tile
@@ -63,6 +65,7 @@ from g2048.engine.bitboard import (
     as_column,
     empty_count,
     empty_mask,
+    is_game_over,
     move_score,
     row_sum,
     shift,
@@ -80,31 +83,42 @@ CLOCK_EVERY_NETWORK = 32  # the same for a network, whose nodes take ~30 times a
 TWO_PROB, FOUR_PROB = 0.9, 0.1  # the spawn probabilities of a 2 and of a 4
 _LINE = np.uint64(0xFFFF)  # row 0 of a board
 _COLUMN = np.uint64(0x000F000F000F000F)  # column 0 of a board
-# Columns of the stack frames (see move_values): boards (uint64), counters (int64), reals
-# (float64). A chance frame's _NEXT is 0 before the 2 in its lowest unspawned cell, 1 before
-# the 4 (the cell leaves _CELLS then); a move frame's is the next direction to try.
-_BOARD, _CELLS = range(2)
-_NEXT, _SLOT, _EMPTIES, _DONE, _CUT = range(5)
-# _KEPT, _PRUNED: the least path probability of a chance node below the frame's node that the
-# cutoff kept, and the greatest of one that it pruned (see move_values on the table).
-# _ALPHA: what the node's value must exceed to matter (Star1; -inf without it); _DONE: a chance
-# node's cells done, _CUT: whether it was cut off (its value is then an upper bound); _BOUND: the
-# greatest upper bound among a move node's children (-inf: none).
-_PROB, _ACC, _TWO, _KEPT, _PRUNED, _ALPHA, _BOUND = range(7)
+# A frame of move_values' stack: its node's board and, for a chance node, its empty cells not
+# yet spawned; next: a chance node's next tile (0: the 2 in its lowest unspawned cell, 1: the 4;
+# the cell leaves `cells` then), a move node's next direction to try; slot: its table slot (-1:
+# none); empties, done: a chance node's empty cells and cells done; cut: whether it was cut off
+# (its value is then an upper bound); prob: its path probability; acc: a chance node's weighted
+# sum so far, a move node's best exact child value; two: the value of the current cell's 2;
+# kept, pruned: the least path probability below the node that the cutoff kept and the greatest
+# that it pruned (see move_values on the table); alpha: what the node's value must exceed to
+# matter (Star1; -inf without it); bound: the greatest upper bound among a move node's children;
+# up, down, left, right: the root's move values (-inf: illegal).
+FRAME = np.dtype(
+    [("board", np.uint64), ("cells", np.uint64)]
+    + [(name, np.int64) for name in ("next", "slot", "empties", "done", "cut")]
+    + [(name, np.float64) for name in ("prob", "acc", "two", "kept", "pruned", "alpha", "bound")]
+    + [(name, np.float64) for name in ("up", "down", "left", "right")]
+)
+# A slot of the transposition table: the chance node's board, its tag (stamp << 8 | remaining
+# plies, _BOUND_TAG if its value is an upper bound, XORed with _entry_check when threads share
+# the table), its value and the least kept and greatest pruned path probability below it,
+# relative to its own.
+ENTRY = np.dtype(
+    [("board", np.uint64), ("tag", np.uint64)]
+    + [(name, np.float64) for name in ("value", "kept", "pruned")]
+)
 _MARGIN = 1e-9  # relative: a cached value is reused only with every cutoff decision this clear
 _BOUND_TAG = np.uint64(0x80)  # in an entry's tag: its value is an upper bound (Star1)
 
 
 @njit(cache=True)
-def new_table(log2_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """An empty transposition table of 2**log2_size slots (log2_size 0: caching off):
-    keys[2i], keys[2i + 1] = board, tag of slot i (tag = stamp << 8 | remaining); values[3i]
-    its value, values[3i + 1], values[3i + 2] the least kept and the greatest pruned path
-    probability below it, relative to its own (see move_values)."""
-    size = 1 << log2_size
-    keys = np.zeros(2 * size, dtype=np.uint64)
-    keys[1::2] = np.uint64(0xFFFFFFFFFFFFFFFF)  # a tag no decision uses
-    return keys, np.zeros(3 * size, dtype=np.float64)
+def new_table(log2_size: int) -> np.ndarray:
+    """An empty transposition table of 2**log2_size slots of ENTRY (log2_size 0: caching off),
+    every slot with a tag no decision uses."""
+    table = np.zeros(1 << log2_size, dtype=ENTRY)
+    for entry in table:
+        entry.tag = np.uint64(0xFFFFFFFFFFFFFFFF)
+    return table
 
 
 @njit(cache=True, inline="always")
@@ -370,200 +384,235 @@ def shallow_values(b, depth, kind, weights, table, stats, node_limit, deadline) 
     return values, not stop
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always")
+def _set_frame(f, board, cells, slot, prob, acc, cut, alpha) -> None:  # noqa: ANN001
+    """Frame f as a new node `board`, its first child next (see FRAME)."""
+    f.board, f.cells, f.next, f.slot = board, cells, 0, slot
+    f.empties, f.done, f.cut = empty_count(board), 0, cut
+    f.prob, f.acc, f.kept, f.pruned, f.alpha, f.bound = prob, acc, np.inf, 0.0, alpha, NEG_INF
+    f.up, f.down, f.left, f.right = NEG_INF, NEG_INF, NEG_INF, NEG_INF
+
+
+@njit(cache=True, inline="always")
+def _merge(f, kept, pruned) -> None:  # noqa: ANN001
+    """Fold the least kept and the greatest pruned path probability below a node into those of
+    frame f, a frame above it."""
+    f.kept = min(f.kept, kept)
+    f.pruned = max(f.pruned, pruned)
+
+
+@njit(cache=True, inline="always")
+def _record_cutoff(f, prob, cutoff) -> None:  # noqa: ANN001
+    """Record in frame f the cutoff's decision on a child chance node of path probability prob."""
+    if prob < cutoff:
+        f.pruned = max(f.pruned, prob)
+    else:
+        f.kept = min(f.kept, prob)
+
+
+@njit(cache=True, inline="always")
+def _fold_move(f, value, bounded, rewards, root) -> None:  # noqa: ANN001
+    """Fold the value of move frame f's current child (an upper bound if `bounded`) into f,
+    plus the move's score if `rewards`; the root (`root`) keeps each move's value too."""
+    d = f.next - 1
+    if rewards:
+        value += move_score(f.board, d)
+    if root and d == UP:
+        f.up = value
+    elif root and d == DOWN:
+        f.down = value
+    elif root and d == LEFT:
+        f.left = value
+    elif root:
+        f.right = value
+    if bounded:
+        f.bound = max(f.bound, value)
+    else:
+        f.acc = max(f.acc, value)
+
+
+@njit(cache=True, inline="always")
+def _fold_chance(f, value, bounded, star, upper) -> None:  # noqa: ANN001
+    """Fold the value of chance frame f's current child (its cell's 2, then its 4) into f; with
+    Star1, cut f off at its upper bound once even `upper` for the rest of its cells cannot lift
+    it above its alpha (or the child's value is itself a bound)."""
+    two = f.next == 1  # the child was the 2
+    if two:
+        f.two = value
+    else:
+        f.acc += TWO_PROB * f.two + FOUR_PROB * value
+        f.done += 1
+    if star:  # the rest of the node at most: this cell's 4 (after its 2), the cells after it
+        n = f.empties
+        if two:
+            rest = TWO_PROB * value + FOUR_PROB * upper
+            rest += (n - f.done - 1) * upper
+        else:
+            rest = (n - f.done) * upper
+        if bounded or f.acc + rest <= f.alpha * n:
+            f.acc += rest
+            f.cells = np.uint64(0)
+            f.cut = 1
+
+
+@njit(cache=True, inline="always")
+def _next_move(f, star) -> tuple:  # noqa: ANN001
+    """Move frame f's next legal child (f.board when none is left) and, with Star1, what the
+    child must exceed to matter (-inf without)."""
+    node = f.board
+    d = f.next
+    child = node
+    while d < 4 and child == node:
+        child = shift(node, d)
+        d += 1
+    f.next = d
+    return child, max(f.alpha, f.acc) if star else NEG_INF
+
+
+@njit(cache=True, inline="always")
+def _next_spawn(f, star, upper) -> tuple:  # noqa: ANN001
+    """Chance frame f's next child (f.cells is not empty), its path probability and, with Star1,
+    what it must exceed to matter (the cells after it counted at `upper`; -inf without)."""
+    cells, n = f.cells, f.empties
+    cell = cells & (~cells + np.uint64(1))
+    need = alpha = NEG_INF
+    if star:
+        need = f.alpha * n - f.acc
+        need -= (n - f.done - 1) * upper
+    if f.next == 0:
+        child, prob = f.board | cell, f.prob * TWO_PROB / n
+        f.next = 1
+        if star:
+            alpha = (need - FOUR_PROB * upper) / TWO_PROB
+    else:
+        child, prob = f.board | (cell << np.uint64(1)), f.prob * FOUR_PROB / n
+        f.next = 0
+        f.cells = cells ^ cell
+        if star:
+            alpha = (need - TWO_PROB * f.two) / FOUR_PROB
+    return child, prob, alpha
+
+
+@njit(cache=True, inline="always")
+def _store(entry, f, value, bounded, stamp, rem, shared) -> None:  # noqa: ANN001
+    """Write chance frame f's `value` (an upper bound if `bounded`; `rem` plies left) to its
+    table `entry`, its path probabilities relative to its own."""
+    kept = f.kept / f.prob
+    pruned = f.pruned / f.prob
+    tag = np.uint64((stamp << 8) | rem)
+    if bounded:
+        tag |= _BOUND_TAG
+    if shared:
+        tag ^= _entry_check(f.board, value, kept, pruned)
+    entry.board, entry.tag, entry.value, entry.kept, entry.pruned = (
+        f.board,
+        tag,
+        value,
+        kept,
+        pruned,
+    )
+
+
+@njit(cache=True, inline="always")
+def _probe(entry, f, child, stamp, rem, prob, alpha, cutoff, shared) -> tuple:  # noqa: ANN001
+    """(hit, value, bounded) of the chance node `child` (`rem` plies left, path probability
+    `prob`, a child of frame f) from its table `entry`: a hit only where every cutoff decision
+    below it comes out as it did (see move_values), its path probabilities then merged into f's."""
+    tag = np.uint64((stamp << 8) | rem)
+    word = entry.tag
+    if entry.board != child or not (shared or word & ~_BOUND_TAG == tag):
+        return False, 0.0, False  # (a miss reads only the entry's first 16 bytes)
+    value, kept, pruned = entry.value, entry.kept * prob, entry.pruned * prob
+    if shared:
+        word ^= _entry_check(child, value, entry.kept, entry.pruned)
+    bounded = word & _BOUND_TAG != 0  # an upper bound (Star1) serves only a node it cuts off
+    hit = (
+        word & ~_BOUND_TAG == tag
+        and (not bounded or value <= alpha)
+        and kept >= cutoff * (1.0 + _MARGIN)
+        and (pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN))
+    )
+    if hit:
+        _merge(f, kept, pruned)
+    return hit, value, bounded
+
+
+@njit(cache=True, inline="always")
+def _is_leaf(child, chance, rem, prob, cutoff) -> bool:  # noqa: ANN001
+    """Whether the search values `child` (a chance node if `chance`, `rem` plies left, path
+    probability `prob`) statically: at the depth, below the cutoff, or with no legal move."""
+    return rem == 0 or (chance and prob < cutoff) or (not chance and is_game_over(child))
+
+
+@njit(cache=True, inline="always")
+def _finish(stats, nodes, hits, root, done) -> tuple:  # noqa: ANN001
+    """A search's result: the root frame's move values and whether it completed, its nodes and
+    table hits added to stats."""
+    stats[0] += nodes
+    stats[1] += hits
+    return (root.up, root.down, root.left, root.right), done
+
+
+@njit(cache=True, error_model="numpy")  # (no zero checks of divisions by empties, never 0)
 def move_values(
     b, depth, ev, mc, cutoff, tt, stamp, stats, node_limit, deadline, prob, shared, upper
 ) -> tuple:  # noqa: ANN001, E501
-    """Expectimax value of each direction from root board b (-inf for an illegal move), and
-    whether the search completed: it is abandoned (False, values incomplete) once it has
-    generated more than node_limit nodes or, when deadline > 0, once the monotonic clock
-    passes deadline (ns; read every CLOCK_EVERY nodes).
-
-    prob: the root's path probability (1, or less for a subtree of a larger search). shared:
-    other threads use the table at the same time (g2048.agents.split): its entries then carry a
-    checksum, and the root's chance nodes are cached too. upper: an upper bound of every leaf's
-    value for Star1 pruning (Ballard 1983), inf for none: a chance node whose value cannot
-    exceed what its parent already has (its cells left counted at `upper`) is cut off and
-    valued by that bound. Such a move's value is then an upper bound below the best move's, so
-    the best move and its value are exactly those of plain search (if rounding ever let a bound
-    reach the best value, the search is repeated without pruning). Bounds are cached too,
-    marked, and serve only a node that they cut off as well.
-
-    Frame k of the stack holds the node k plies below b: a move node for even k (b first), a
-    chance node for odd k. Each pass of the loop folds values into the frames and generates
-    the next child, then values the child (if it is a leaf, a chance node one or two plies
-    above the leaves, or cached) or pushes its frame. The root's frame keeps each move's value
-    instead of the best. (error_model="numpy" drops the zero checks of the divisions by a chance
-    node's empty-cell count, which is never 0.)
-    """
+    """Expectimax value of each direction from root board b (-inf: illegal) and whether the
+    search completed (abandoned past node_limit nodes or, if deadline > 0, the monotonic clock's
+    deadline in ns). prob: the root's path probability (< 1 in a subtree of a larger search);
+    shared: threads share the table tt (g2048.agents.split); upper: a bound of every leaf's
+    value for Star1 (inf: none). Frame k of the stack (FRAME) holds the node k plies below b;
+    each pass folds values into the frames and generates the next child, then values it (a
+    leaf, a chance node above the leaves, or cached) or pushes its frame."""
     b = np.uint64(b)  # as Python ints arrive as int64
-    kind, weights, table = ev
-    rollouts = mc[0]
+    (kind, weights, table), rollouts = ev, mc[0]
     rewards = adds_rewards(kind) and not rollouts  # a rollout value counts the score made
-    keys, cached = tt
-    mask = np.uint64(cached.size // 3 - 1)  # 0: no table
-    # whether cutoff decisions are recorded: only a table's entries need them, and a search of
-    # 3 plies or fewer caches nothing (the root's chance nodes are not cached)
-    track = cutoff > 0.0 and mask != 0 and depth > 3
-    star = upper < np.inf
-    values = np.full(4, NEG_INF)
-    root_best = root_bound = NEG_INF  # the best exact and the greatest bounded root values
-    boards = np.empty((depth, 2), dtype=np.uint64)
-    ints = np.empty((depth, 5), dtype=np.int64)
-    reals = np.empty((depth, 7), dtype=np.float64)
-    boards[0, _BOARD] = b
-    ints[0, _NEXT] = 0
-    reals[0, _PROB] = prob
-    reals[0, _KEPT] = np.inf
-    reals[0, _PRUNED] = 0.0
-    top = 0
-    nodes = 1
-    hits = 0
-    clock_every = 1 if rollouts else _clock_every(kind)  # a rollout leaf: as long as 1000 nodes
-    next_clock = clock_every
-    known = False  # whether `value` is the value of `child`, to fold into frame `top`
-    value = 0.0
-    bounded = False  # whether `value` is only an upper bound (Star1)
-    child_alpha = NEG_INF
-    child, child_chance, child_prob, rem = b, False, 1.0, depth
+    mask = np.uint64(tt.size - 1)  # 0: no table
+    track = cutoff > 0.0 and mask != 0 and depth > 3  # (a search of 3 plies caches nothing)
+    star, frames = upper < np.inf, np.empty(depth, dtype=FRAME)
+    _set_frame(frames[0], b, np.uint64(0), -1, prob, NEG_INF, False, NEG_INF)
+    top, nodes, hits, value, bounded, known = 0, 1, 0, 0.0, False, False
+    next_clock = clock_every = 1 if rollouts else _clock_every(kind)  # rollouts: 1000 nodes long
     while True:
-        # fold the child's value into the frames until one has another child to value
-        while True:
-            if known:
-                if value == NEG_INF and not child_chance:  # a move node with no legal move
-                    if rollouts:
-                        value = rollout_leaf(child, False, mc, ev)
-                    else:
-                        value = evaluate(kind, child, weights, table)
-                if top & 1 == 0:
-                    if rewards:  # the score of the move that led to the child
-                        value += move_score(boards[top, _BOARD], ints[top, _NEXT] - 1)
-                    if top == 0:
-                        values[ints[0, _NEXT] - 1] = value
-                        if bounded:
-                            root_bound = max(root_bound, value)
-                        else:
-                            root_best = max(root_best, value)
-                    elif bounded:
-                        reals[top, _BOUND] = max(reals[top, _BOUND], value)
-                    else:
-                        reals[top, _ACC] = max(reals[top, _ACC], value)
-                else:
-                    two = ints[top, _NEXT] == 1  # the child was the 2
-                    if two:
-                        reals[top, _TWO] = value
-                    else:
-                        reals[top, _ACC] += TWO_PROB * reals[top, _TWO] + FOUR_PROB * value
-                        ints[top, _DONE] += 1
-                    if star:  # (only Star1 makes bounds: `bounded` implies `star`)
-                        # the rest of the node at most: this cell's 4 (after its 2), the cells
-                        # after it
-                        n = ints[top, _EMPTIES]
-                        if two:
-                            rest = TWO_PROB * value + FOUR_PROB * upper
-                            rest += (n - ints[top, _DONE] - 1) * upper
-                        else:
-                            rest = (n - ints[top, _DONE]) * upper
-                        if bounded or reals[top, _ACC] + rest <= reals[top, _ALPHA] * n:
-                            reals[top, _ACC] += rest  # cut off: its value is an upper bound
-                            boards[top, _CELLS] = np.uint64(0)
-                            ints[top, _CUT] = 1
-            known = True
-            node = boards[top, _BOARD]
-            rem = depth - top
+        while True:  # fold the child's value into the frames until one has a child to value
+            f = frames[top]
+            if known and top & 1:
+                _fold_chance(f, value, bounded, star, upper)
+            elif known:
+                _fold_move(f, value, bounded, rewards, top == 0)
+            known, rem = True, depth - top
             if top & 1 == 0:  # a move node: its next legal move
-                child_chance = True
-                child_prob = reals[top, _PROB]
-                d = ints[top, _NEXT]
-                child = node
-                while d < 4 and child == node:
-                    child = shift(node, d)
-                    d += 1
-                ints[top, _NEXT] = d
-                if child != node:
-                    if star:  # what the child must exceed to matter
-                        child_alpha = root_best
-                        if top:
-                            child_alpha = max(reals[top, _ALPHA], reals[top, _ACC])
+                (child, alpha), child_chance, child_prob = _next_move(f, star), True, f.prob
+                if child != f.board:
                     break
+                if top == 0 and f.bound > f.acc:  # rounding let a bound reach the best: redo
+                    star, upper, known = False, np.inf, False
+                    _set_frame(f, b, np.uint64(0), -1, prob, NEG_INF, False, NEG_INF)
+                    continue
                 if top == 0:
-                    if root_bound > root_best:  # rounding let a bound reach the best: redo
-                        star, upper, child_alpha = False, np.inf, NEG_INF
-                        values[:] = NEG_INF
-                        root_best = root_bound = NEG_INF
-                        ints[0, _NEXT] = 0
-                        known = False
-                        continue
-                    stats[0] += nodes
-                    stats[1] += hits
-                    return four_values(values), True
-                value = reals[top, _ACC]
-                bounded = reals[top, _BOUND] > value
-                if bounded:
-                    value = reals[top, _BOUND]
-                child_chance = False
+                    return _finish(stats, nodes, hits, f, True)
+                bounded = f.bound > f.acc
+                value, child_chance = f.bound if bounded else f.acc, False
             else:  # a chance node: its next spawn
-                child_chance = False
-                cells = boards[top, _CELLS]
-                n = ints[top, _EMPTIES]
-                if cells:
-                    cell = cells & (~cells + np.uint64(1))
-                    need = 0.0
-                    if star:  # what the child must exceed, the cells after it at `upper`
-                        need = reals[top, _ALPHA] * n - reals[top, _ACC]
-                        need -= (n - ints[top, _DONE] - 1) * upper
-                    if ints[top, _NEXT] == 0:
-                        child = node | cell
-                        child_prob = reals[top, _PROB] * TWO_PROB / n
-                        ints[top, _NEXT] = 1
-                        if star:
-                            child_alpha = (need - FOUR_PROB * upper) / TWO_PROB
-                    else:
-                        child = node | (cell << np.uint64(1))
-                        child_prob = reals[top, _PROB] * FOUR_PROB / n
-                        ints[top, _NEXT] = 0
-                        boards[top, _CELLS] = cells ^ cell
-                        if star:
-                            child_alpha = (need - TWO_PROB * reals[top, _TWO]) / FOUR_PROB
+                if f.cells:
+                    (child, child_prob, alpha), child_chance = _next_spawn(f, star, upper), False
                     break
-                value = reals[top, _ACC] / n
-                bounded = ints[top, _CUT] != 0
-                slot = ints[top, _SLOT]
-                if slot >= 0:
-                    kept = reals[top, _KEPT] / reals[top, _PROB]
-                    pruned = reals[top, _PRUNED] / reals[top, _PROB]
-                    tag = np.uint64((stamp << 8) | rem)
-                    if bounded:
-                        tag |= _BOUND_TAG
-                    if shared:
-                        tag ^= _entry_check(node, value, kept, pruned)
-                    keys[2 * slot] = node
-                    keys[2 * slot + 1] = tag
-                    cached[3 * slot] = value
-                    cached[3 * slot + 1] = kept
-                    cached[3 * slot + 2] = pruned
-                child_chance = True
-            child = node  # the frame's node, now valued
+                value, bounded, child_chance = f.acc / f.empties, f.cut != 0, True
+                if f.slot >= 0:
+                    _store(tt[f.slot], f, value, bounded, stamp, rem, shared)
+            child = f.board  # the frame's node, now valued
             if track:
-                reals[top - 1, _KEPT] = min(reals[top - 1, _KEPT], reals[top, _KEPT])
-                reals[top - 1, _PRUNED] = max(reals[top - 1, _PRUNED], reals[top, _PRUNED])
+                _merge(frames[top - 1], f.kept, f.pruned)
             top -= 1
         # value the child now, or push its frame
         nodes += 1
         stop, next_clock = _out_of_budget(nodes, node_limit, deadline, next_clock, clock_every)
         if stop:
-            stats[0] += nodes
-            stats[1] += hits
-            return four_values(values), False
-        child_rem = rem - 1
-        slot = -1
+            return _finish(stats, nodes, hits, frames[0], False)
+        child_rem, slot, bounded = rem - 1, -1, False
         if track and child_chance and child_rem:  # the cutoff decides: record its decision
-            if child_prob < cutoff:
-                reals[top, _PRUNED] = max(reals[top, _PRUNED], child_prob)
-            else:
-                reals[top, _KEPT] = min(reals[top, _KEPT], child_prob)
-        bounded = False
-        if child_rem == 0 or (child_chance and child_prob < cutoff):
+            _record_cutoff(f, child_prob, cutoff)
+        if _is_leaf(child, child_chance, child_rem, child_prob, cutoff):
             if rollouts:
                 value = rollout_leaf(child, child_chance, mc, ev)
             else:
@@ -571,55 +620,16 @@ def move_values(
         elif child_chance and mask and (top > 0 or shared) and child_rem > 1:
             # (a serial search does not cache the root's chance nodes: none recurs)
             slot = np.int64(mix64(child ^ np.uint64(child_rem)) & mask)
-            tag = np.uint64((stamp << 8) | child_rem)
-            word = keys[2 * slot + 1]
-            hit = keys[2 * slot] == child and (shared or word & ~_BOUND_TAG == tag)
-            if hit:  # the entry itself only now: a miss reads no line of `cached`
-                value = cached[3 * slot]
-                kept = cached[3 * slot + 1]
-                pruned = cached[3 * slot + 2]
-                if shared:
-                    word ^= _entry_check(child, value, kept, pruned)
-                    hit = word & ~_BOUND_TAG == tag
-                # an upper bound (Star1) serves only a node it cuts off as well
-                bounded = word & _BOUND_TAG != 0
-                kept *= child_prob
-                pruned *= child_prob
-                hit = (
-                    hit
-                    and (not bounded or value <= child_alpha)
-                    and kept >= cutoff * (1.0 + _MARGIN)
-                    and (pruned == 0.0 or pruned < cutoff * (1.0 - _MARGIN))
-                )
-            if hit:
-                hits += 1
-                reals[top, _KEPT] = min(reals[top, _KEPT], kept)
-                reals[top, _PRUNED] = max(reals[top, _PRUNED], pruned)
-            else:
-                known = False
+            known, value, bounded = _probe(
+                tt[slot], f, child, stamp, child_rem, child_prob, alpha, cutoff, shared
+            )
+            hits += known
         else:
             known = False
         if not known:  # push the child's frame
             top += 1
-            cells = empty_mask(child)
-            acc = 0.0 if child_chance else NEG_INF
-            cut = False
+            cells, acc, cut = empty_mask(child), 0.0 if child_chance else NEG_INF, False
             if child_chance and child_rem <= 2 and not rollouts:  # all its children at once
-                acc, below, cut = _chance_value(
-                    kind, child, weights, table, child_rem - 1, child_alpha, upper
-                )
-                cells = np.uint64(0)
-                nodes += below
-            boards[top, _BOARD] = child
-            boards[top, _CELLS] = cells
-            ints[top, _NEXT] = 0
-            ints[top, _SLOT] = slot
-            ints[top, _EMPTIES] = empty_count(child)
-            ints[top, _DONE] = 0
-            ints[top, _CUT] = cut
-            reals[top, _PROB] = child_prob
-            reals[top, _ACC] = acc
-            reals[top, _KEPT] = np.inf
-            reals[top, _PRUNED] = 0.0
-            reals[top, _ALPHA] = child_alpha
-            reals[top, _BOUND] = NEG_INF
+                acc, below, cut = _chance_value(kind, child, weights, table, rem - 2, alpha, upper)
+                cells, nodes = np.uint64(0), nodes + below
+            _set_frame(frames[top], child, cells, slot, child_prob, acc, cut, alpha)

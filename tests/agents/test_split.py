@@ -77,7 +77,7 @@ def test_a_torn_table_entry_fails_its_checksum() -> None:
             search(b, 5, 0.0, tt, 2)
         else:
             search(b, 5, 0.0, tt)
-        tt[1][0::3] += 1000.0  # every entry's value
+        tt["value"] += 1000.0  # every entry's value
         again = search(b, 5, 0.0, tt, 2)[0] if search is split else search(b, 5, 0.0, tt)[0]
         assert np.array_equal(again, expected) == (search is split)
 
