@@ -32,9 +32,9 @@ decision and the search calls `evaluate` directly: an array (or a tuple holding 
 inlined helper costs two atomic reference-count calls per use when a call that may raise sits in
 between, more than a leaf's evaluation. So the stack's frames and the table's slots are numpy
 records (FRAME, ENTRY), which numba passes to the helpers as plain pointers: a helper that takes
-frames, entries and numbers costs nothing. The two or three plies above the leaves, which
-hold most of the nodes, are valued in one call each by `_chance_sum`, with `evaluate` compiled
-in. For nneonneo's evaluator (LINE_TABLE) `_line_table_best` values a move's leaf from the
+frames, entries and numbers adds no reference counting. The two or three plies above the leaves,
+which hold most of the nodes, are valued in one call each by `_chance_sum`, with `evaluate`
+compiled in. For nneonneo's evaluator (LINE_TABLE) `_line_table_best` values a move's leaf from the
 lines along the move, summed once per chance node and corrected by the one line the new tile
 changes, and the four crossing lines: exact, as the row table's values make every such sum
 exact (see g2048.evaluators.nneonneo.prepare). That evaluator gets a compiled copy of
