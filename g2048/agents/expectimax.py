@@ -390,6 +390,12 @@ def _set_frame(f, board, cells, slot, prob, acc, cut, alpha) -> None:  # noqa: A
     f.board, f.cells, f.next, f.slot = board, cells, 0, slot
     f.empties, f.done, f.cut = empty_count(board), 0, cut
     f.prob, f.acc, f.kept, f.pruned, f.alpha, f.bound = prob, acc, np.inf, 0.0, alpha, NEG_INF
+
+
+@njit(cache=True, inline="always")
+def _set_root(f, b, prob) -> None:  # noqa: ANN001
+    """Frame f as the root b (path probability prob), every move's value -inf until searched."""
+    _set_frame(f, b, np.uint64(0), -1, prob, NEG_INF, False, NEG_INF)
     f.up, f.down, f.left, f.right = NEG_INF, NEG_INF, NEG_INF, NEG_INF
 
 
@@ -570,7 +576,7 @@ def move_values(
     mask = np.uint64(tt.size - 1)  # 0: no table
     track = cutoff > 0.0 and mask != 0 and depth > 3  # (a search of 3 plies caches nothing)
     star, frames = upper < np.inf, np.empty(depth, dtype=FRAME)
-    _set_frame(frames[0], b, np.uint64(0), -1, prob, NEG_INF, False, NEG_INF)
+    _set_root(frames[0], b, prob)
     top, nodes, hits, value, bounded, known = 0, 1, 0, 0.0, False, False
     next_clock = clock_every = 1 if rollouts else _clock_every(kind)  # rollouts: 1000 nodes long
     while True:
@@ -587,7 +593,7 @@ def move_values(
                     break
                 if top == 0 and f.bound > f.acc:  # rounding let a bound reach the best: redo
                     star, upper, known = False, np.inf, False
-                    _set_frame(f, b, np.uint64(0), -1, prob, NEG_INF, False, NEG_INF)
+                    _set_root(f, b, prob)
                     continue
                 if top == 0:
                     return _finish(stats, nodes, hits, f, True)

@@ -213,15 +213,21 @@ def interval_at(mean: float, se: float, df: float, alpha: float) -> tuple[float,
     return mean - half, mean + half
 
 
+def _ascending(pvalues: object) -> tuple[np.ndarray, np.ndarray]:
+    """The p-values as floats, and the indices of those that are not NaN, smallest first (ties
+    in their order)."""
+    p = np.asarray(pvalues, dtype=float)
+    known = np.flatnonzero(~np.isnan(p))
+    return p, known[np.argsort(p[known], kind="stable")]
+
+
 def holm_levels(pvalues: object) -> np.ndarray:
     """The level Holm's step-down procedure tests each p-value at: ALPHA / (m - j) for the j-th
     smallest (from 0) while every smaller one was rejected, then the level of the first step
     that was not, for all that follow. An interval at its comparison's level excludes 0 exactly
     when its Holm-adjusted p-value is below ALPHA. NaN stays NaN and does not count in m."""
-    p = np.asarray(pvalues, dtype=float)
+    p, order = _ascending(pvalues)
     out = np.full_like(p, np.nan)
-    known = np.flatnonzero(~np.isnan(p))
-    order = known[np.argsort(p[known], kind="stable")]
     level, rejecting = np.nan, True
     for j, i in enumerate(order):
         if rejecting:
@@ -235,10 +241,8 @@ def holm(pvalues: object) -> np.ndarray:
     """Holm's step-down adjustment of p-values for testing them all at once (family-wise error
     rate): the i-th smallest becomes max over j <= i of min(1, (m - j) p_(j)); NaN stays NaN
     and does not count in m."""
-    p = np.asarray(pvalues, dtype=float)
+    p, order = _ascending(pvalues)
     out = np.full_like(p, np.nan)
-    known = np.flatnonzero(~np.isnan(p))
-    order = known[np.argsort(p[known], kind="stable")]
     m = order.size
     running = 0.0
     for j, i in enumerate(order):

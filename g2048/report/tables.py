@@ -153,8 +153,7 @@ def with_holm(rows: list[dict], family: str | None = None) -> pd.DataFrame:
     family (the level of Holm's first step, so a true difference of `mdd` is found at least
     that often); and the difference's interval (`diff_low`, `diff_high`) at the level Holm tests
     it at (`holm_levels`), so that it excludes 0 exactly when the test separates the two. Rows
-    give the test's standard error `se` and degrees of freedom `df`,
-    which the table drops."""
+    give the test's standard error `se` and degrees of freedom `df`, which the table drops."""
     table = pd.DataFrame(rows)
     if "t_pvalue" not in table:
         table["t_pvalue"] = np.nan
