@@ -11,9 +11,10 @@ draws from seed + 1000 x its index; rerunning the command skips the finished chu
 
     python tools/td_scale.py tdl --tdl /path/to/TDL2048/2048 --games 1000000 --seed 1 --dir DIR
 
-Then the two curves, block by block, as a CSV and the figure of tools/td_recipes.py:
+Then the curves, block by block, as a CSV and a figure (each curve as SEED=PATH; the figure
+draws every curve per 10 000 games and its gap from TDL2048+'s first seed):
 
-    python tools/td_scale.py curves --g2048 curve-s1.csv --tdl-dir DIR --seed 1 \
+    python tools/td_scale.py curves --g2048 1=curve-s1.csv 2=curve-s2.csv --tdl-dir 1=DIR \
         --out docs/td/td-lambda-1m.csv --figure docs/figures/td_lambda_1m.png
 """
 
@@ -26,7 +27,7 @@ from pathlib import Path
 import pandas as pd
 from td_recipes import ALPHA, BLOCK, LAMBDA, NETWORK
 
-from g2048.report.figures import save, td_recipes
+from g2048.report.figures import save, td_agreement
 
 RECIPE = "TD(0.5)"
 
@@ -60,15 +61,30 @@ def tdl_blocks(folder: Path) -> list[float]:
     return scores
 
 
-def curves(g2048: Path, folder: Path, seed: int) -> pd.DataFrame:
-    """Both programs' curves in tools/td_recipes.py's columns."""
-    ours = pd.read_csv(g2048)[["games", "mean_score"]].assign(program="g2048")
-    scores = tdl_blocks(folder)
-    theirs = pd.DataFrame(
-        {"games": [1000 * (k + 1) for k in range(len(scores))], "mean_score": scores}
-    ).assign(program="TDL2048+")
-    both = pd.concat([ours, theirs], ignore_index=True).assign(recipe=RECIPE, seed=seed)
+def curves(g2048: dict[int, Path], tdl: dict[int, Path]) -> pd.DataFrame:
+    """Both programs' curves, seed by seed, in tools/td_recipes.py's columns."""
+    frames = [
+        pd.read_csv(path)[["games", "mean_score"]].assign(program="g2048", seed=seed)
+        for seed, path in g2048.items()
+    ]
+    for seed, folder in tdl.items():
+        scores = tdl_blocks(folder)
+        games = [1000 * (k + 1) for k in range(len(scores))]
+        frames.append(
+            pd.DataFrame({"games": games, "mean_score": scores}).assign(
+                program="TDL2048+", seed=seed
+            )
+        )
+    both = pd.concat(frames, ignore_index=True).assign(recipe=RECIPE)
     return both[["program", "recipe", "seed", "games", "mean_score"]]
+
+
+def seeded(text: str) -> tuple[int, Path]:
+    """A SEED=PATH argument."""
+    seed, _, path = text.partition("=")
+    if not seed.isdigit() or not path:
+        raise argparse.ArgumentTypeError(f"expected SEED=PATH, got {text!r}")
+    return int(seed), Path(path)
 
 
 def main() -> None:
@@ -81,9 +97,10 @@ def main() -> None:
     tdl.add_argument("--seed", type=int, default=1)
     tdl.add_argument("--dir", type=Path, required=True, help="the chunks' logs and networks")
     both = commands.add_parser("curves", help="the two curves as a CSV and a figure")
-    both.add_argument("--g2048", type=Path, required=True, help="train --curve's CSV")
-    both.add_argument("--tdl-dir", type=Path, required=True, help="tdl's --dir")
-    both.add_argument("--seed", type=int, default=1)
+    both.add_argument(
+        "--g2048", type=seeded, nargs="+", required=True, help="SEED=CSV of train --curve"
+    )
+    both.add_argument("--tdl-dir", type=seeded, nargs="+", required=True, help="SEED=tdl's --dir")
     both.add_argument("--out", type=Path, required=True, help="the curves (CSV)")
     both.add_argument("--figure", type=Path, help="draw them here (PNG)")
     args = parser.parse_args()
@@ -92,13 +109,13 @@ def main() -> None:
             parser.error("--chunk must be a multiple of 1000 that divides --games")
         run_tdl(args.tdl, args.games, args.chunk, args.seed, args.dir)
         return
-    table = curves(args.g2048, args.tdl_dir, args.seed)
+    table = curves(dict(args.g2048), dict(args.tdl_dir))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(args.out, index=False)
-    last = table.groupby("program").tail(10).groupby("program")
+    last = table.groupby(["program", "seed"]).tail(10).groupby(["program", "seed"])
     print(last.agg(games=("games", "max"), last_10_blocks=("mean_score", "mean")).round(0))
     if args.figure:
-        save(td_recipes(table), args.figure.with_suffix(""))
+        save(td_agreement(table), args.figure.with_suffix(""))
 
 
 if __name__ == "__main__":

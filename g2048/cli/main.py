@@ -46,6 +46,7 @@ from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import parse_json, unknown_selection_keys, write_csv
+from g2048.study.work import Work, job_work, parse_wildcards
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -193,25 +194,45 @@ def _check_config(args: argparse.Namespace) -> int:
     return 0
 
 
-@_exits_2_on(plan.PlanError)
-def _plan(args: argparse.Namespace) -> int:
-    _need(args, args.configfile, "config file")
-    if not Path("Snakefile").is_file():
-        args.parser.error("no Snakefile here: run plan in the study's folder")
-    cluster = args.cores is None
-    overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
-    profile = args.profile if cluster else None
-    jobs = plan.parse_dry_run(plan.dry_run(args.configfile, args.cores, profile))
-    rerun = plan.parse_dry_run(
-        plan.dry_run(args.configfile, args.cores, profile, force=False), empty=True
-    )
+def _recorded_jobs(
+    configfile: Path, cores: int | None, profile: Path | None
+) -> tuple[list[plan.Job], dict[int, float | None], set[str]]:
+    """The jobs of the study of `configfile` (a dry run), the times recorded by their last
+    run where it had this config's settings, and the names of the jobs it had not."""
+    jobs = plan.parse_dry_run(plan.dry_run(configfile, cores, profile))
+    rerun = plan.parse_dry_run(plan.dry_run(configfile, cores, profile, force=False), empty=True)
     other = {job.name for job in rerun if not plan.record_holds(job.reason)}
     recorded = {
         job.jobid: plan.read_seconds(Path(job.benchmark))
         for job in jobs
         if job.benchmark and job.name not in other
     }
-    times = plan.job_times(jobs, recorded)
+    return jobs, recorded, other
+
+
+def _works(configfile: Path, jobs: list[plan.Job]) -> dict[int, Work | None]:
+    """Each job's games and their kind in the study of `configfile`."""
+    config = load_config(configfile)
+    return {job.jobid: job_work(config, job.rule, parse_wildcards(job.wildcards)) for job in jobs}
+
+
+@_exits_2_on(plan.PlanError, ConfigError)
+def _plan(args: argparse.Namespace) -> int:
+    _need(args, args.configfile, "config file")
+    if args.rates_from is not None:
+        _need(args, args.rates_from, "config file")
+    if not Path("Snakefile").is_file():
+        args.parser.error("no Snakefile here: run plan in the study's folder")
+    cluster = args.cores is None
+    overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
+    profile = args.profile if cluster else None
+    jobs, recorded, other = _recorded_jobs(args.configfile, args.cores, profile)
+    works, rates = None, None
+    if args.rates_from is not None:
+        works = _works(args.configfile, jobs)
+        theirs, their_records, _ = _recorded_jobs(args.rates_from, args.cores, profile)
+        rates = plan.rates_from(theirs, their_records, _works(args.rates_from, theirs))
+    times = plan.job_times(jobs, recorded, works, rates)
     threads = {job.jobid: job.threads for job in jobs}
     local: set[str] = set()
     if cluster:
@@ -234,8 +255,12 @@ def _plan(args: argparse.Namespace) -> int:
         where = f"on {args.cores} core{'s' if args.cores > 1 else ''}"
         how = f"{overhead:g} s of Snakemake's own time added to each job" if overhead else ""
     print(f"PREDICTED, not measured: the study of {args.configfile} {where},")
-    print("from the job times its last run recorded (benchmarks/)" + (f";\n{how}." if how else "."))
-    recorded_count = len(jobs) - sum(times.estimated.values()) - len(times.untimed)
+    source = "from the job times its last run recorded (benchmarks/)"
+    if args.rates_from is not None:
+        source += f",\nelse from the seconds per game that a run of {args.rates_from} recorded"
+    print(source + (f";\n{how}." if how else "."))
+    recorded_count = len(jobs) - len(times.untimed)
+    recorded_count -= sum(times.estimated.values()) + sum(times.scaled.values())
     rows = [
         ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
         ("jobs", f"{len(jobs)}, {recorded_count} of them with a recorded time"),
@@ -249,6 +274,10 @@ def _plan(args: argparse.Namespace) -> int:
         missing = ", ".join(f"{rule} {n}" for rule, n in sorted(times.estimated.items()))
         count = sum(times.estimated.values())
         rows.append(("no record", f"{count} job(s), given their row's or rule's mean: {missing}"))
+    if times.scaled:
+        named = ", ".join(f"{rule} {n}" for rule, n in sorted(times.scaled.items()))
+        count = sum(times.scaled.values())
+        rows.append(("from rates", f"{count} job(s), from {args.rates_from}'s run: {named}"))
     if times.untimed:
         rules = sorted({by_id[j].rule for j in times.untimed})
         rows.append(("untimed (0 s)", f"{len(times.untimed)} job(s) of rule {', '.join(rules)}"))
@@ -810,8 +839,9 @@ def build_parser() -> argparse.ArgumentParser:
         "threads, never more than --cores at once (a job asking for more is capped, its time "
         "kept). Prints the predicted wall time, the jobs, the total core-seconds and the "
         "critical path. Job times are taken as recorded, on the threads that run gave them. "
-        "Run it in the study's folder; for a config never run, run a sample of its jobs "
-        "first (a seed of each run, a shard of each benchmark row).",
+        "Run it in the study's folder; for a config never run, give --rates-from the config "
+        "of a study that ran there, or run a sample of its jobs first (a seed of each run, a "
+        "shard of each benchmark row).",
     )
     where = planner.add_mutually_exclusive_group(required=True)
     where.add_argument("--cores", type=_bounded(int, 1), help="plan for this many cores")
@@ -833,6 +863,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=Path("profiles/slurm"),
         help="with --cluster: the workflow profile whose set-threads and runtime limits the "
         "jobs get (default profiles/slurm)",
+    )
+    planner.add_argument(
+        "--rates-from",
+        type=Path,
+        metavar="CONFIG",
+        help="for the jobs this config has no record of, in their row either: the seconds per "
+        "game recorded here by a run of CONFIG, for jobs that play the same settings (agent, "
+        "evaluator, weights, tuning game, recipe; any names, seeds and numbers of games), "
+        "times their games; the jobs that play none take their rule's mean. Rows that no "
+        "record plays are refused by name",
     )
     planner.add_argument(
         "--overhead",

@@ -14,7 +14,11 @@ rerun for its params, a missing output or a changed set of inputs is not this co
 (`record_holds`; a change of the package's code alone keeps it). A job without a record is given
 the mean of the recorded jobs of its row (its rule and wildcards but the seed and the shard: the
 same run, entry or weight set), else of its rule, and a rule without any recorded job is refused
-(`job_times`): a config never run is planned from a sample of its jobs run first. The jobs are then
+(`job_times`): a config never run is planned from a sample of its jobs run first, or from
+another config's run in the same folder (`rates_from`, `plan --rates-from`): a job without a
+record in its row then takes its games (`study.work`) times the seconds per game that the other
+run's jobs of the same settings recorded, a job that plays no games its rule's mean there, and a
+row whose settings no recorded job played is refused by name. The jobs are then
 list-scheduled on the cores (`schedule`): whenever cores are free, the ready jobs are started in
 order of their longest remaining path (their own time plus the longest chain of jobs waiting on
 them), each taking its `threads` cores, never more than N at once; a job asking for more than N
@@ -37,6 +41,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
+
+from g2048.study.work import Work
 
 K = TypeVar("K", bound=Hashable)
 
@@ -190,52 +196,122 @@ def read_seconds(path: Path) -> float | None:
 
 
 @dataclass(frozen=True)
+class Rates:
+    """What a run of another config recorded (`rates_from`): the seconds per game of each kind
+    of work (`study.work.Work.kind`), and each rule's mean time, for the rules that play no
+    games."""
+
+    per_unit: dict[str, float]
+    rule_mean: dict[str, float]
+
+
+def rates_from(
+    jobs: Sequence[Job], recorded: Mapping[int, float | None], works: Mapping[int, Work | None]
+) -> Rates:
+    """The rates of the recorded jobs among `jobs` (`recorded` as in `job_times`; `works`: each
+    job's games and kind, None for a rule that plays none): per kind, the recorded seconds of
+    its jobs over their games; per rule without games, its jobs' mean."""
+    seconds: dict[str, float] = {}
+    units: dict[str, int] = {}
+    by_rule: dict[str, list[float]] = {}
+    for job in jobs:
+        value = recorded.get(job.jobid)
+        if job.benchmark is None or value is None:
+            continue
+        work = works.get(job.jobid)
+        if work is None:
+            by_rule.setdefault(job.rule, []).append(value)
+        elif work.units > 0:
+            seconds[work.kind] = seconds.get(work.kind, 0.0) + value
+            units[work.kind] = units.get(work.kind, 0) + work.units
+    per_unit = {kind: seconds[kind] / units[kind] for kind in seconds}
+    return Rates(per_unit, {rule: sum(v) / len(v) for rule, v in by_rule.items()})
+
+
+@dataclass(frozen=True)
 class JobTimes:
     """Every job's time in seconds, with what was not recorded: `estimated` maps a rule to how
     many of its jobs had no record (given the mean of their row's or rule's recorded jobs),
-    `untimed` lists the jobs of rules that write no benchmark file (taken as 0 s)."""
+    `scaled` to how many were timed from another config's rates, `untimed` lists the jobs of
+    rules that write no benchmark file (taken as 0 s)."""
 
     seconds: dict[int, float]
     estimated: dict[str, int]
     untimed: list[int]
+    scaled: dict[str, int] = field(default_factory=dict)
 
 
-def job_times(jobs: Sequence[Job], recorded: Mapping[int, float | None]) -> JobTimes:
+def _count(counts: dict[str, int], rule: str) -> None:
+    counts[rule] = counts.get(rule, 0) + 1
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def job_times(
+    jobs: Sequence[Job],
+    recorded: Mapping[int, float | None],
+    works: Mapping[int, Work | None] | None = None,
+    rates: Rates | None = None,
+) -> JobTimes:
     """Each job's time: its record (`recorded[jobid]`, None or absent: none); else the mean of
-    its row's recorded jobs (`Job.row`), else of its rule's; 0 for a job whose rule has no
-    `benchmark:` file. Raises PlanError naming every rule with a benchmark file but no
-    recorded job."""
+    its row's recorded jobs (`Job.row`); else, with `rates` (another config's, `rates_from`)
+    and the jobs' `works`, its games times the seconds per game of its kind, or for a rule
+    that plays no games its rule's mean here or in `rates`; without them, the mean of its
+    rule's recorded jobs. 0 for a job whose rule has no `benchmark:` file. Raises PlanError
+    naming every row with games but no rate of its kind, or else every rule with a benchmark
+    file but no time."""
     by_rule: dict[str, list[float]] = {}
     by_row: dict[str, list[float]] = {}
     for job in jobs:
         if job.benchmark is not None and recorded.get(job.jobid) is not None:
             by_rule.setdefault(job.rule, []).append(recorded[job.jobid])
             by_row.setdefault(job.row, []).append(recorded[job.jobid])
-    unknown = sorted(
-        {job.rule for job in jobs if job.benchmark is not None and job.rule not in by_rule}
-    )
-    if unknown:
-        counts = {rule: sum(job.rule == rule for job in jobs) for rule in unknown}
-        named = ", ".join(f"{rule} ({counts[rule]} jobs)" for rule in unknown)
-        rules = "rule" if len(unknown) == 1 else "rules"
-        raise PlanError(
-            f"no job of {rules} {named} has a recorded time (its benchmark file from a run "
-            "of this config): run the study, or those jobs, once first"
-        )
     seconds: dict[int, float] = {}
     estimated: dict[str, int] = {}
+    scaled: dict[str, int] = {}
     untimed: list[int] = []
+    no_rate: dict[str, int] = {}
+    unknown: dict[str, int] = {}
     for job in jobs:
+        work = None if works is None else works.get(job.jobid)
         if job.benchmark is None:
             seconds[job.jobid] = 0.0
             untimed.append(job.jobid)
         elif (value := recorded.get(job.jobid)) is not None:
             seconds[job.jobid] = value
+        elif job.row in by_row:
+            seconds[job.jobid] = _mean(by_row[job.row])
+            _count(estimated, job.rule)
+        elif rates is not None and work is not None:
+            if work.kind in rates.per_unit:
+                seconds[job.jobid] = work.units * rates.per_unit[work.kind]
+                _count(scaled, job.rule)
+            else:
+                _count(no_rate, job.row)
+        elif job.rule in by_rule:
+            seconds[job.jobid] = _mean(by_rule[job.rule])
+            _count(estimated, job.rule)
+        elif rates is not None and job.rule in rates.rule_mean:
+            seconds[job.jobid] = rates.rule_mean[job.rule]
+            _count(scaled, job.rule)
         else:
-            values = by_row.get(job.row) or by_rule[job.rule]
-            seconds[job.jobid] = sum(values) / len(values)
-            estimated[job.rule] = estimated.get(job.rule, 0) + 1
-    return JobTimes(seconds, estimated, untimed)
+            _count(unknown, job.rule)
+    if no_rate:
+        named = "; ".join(f"{row} ({n} jobs)" for row, n in sorted(no_rate.items()))
+        raise PlanError(
+            f"no recorded job here or in the other config's run plays the settings of: {named}."
+            " Run one job of each first (a shard, a seed), with this config"
+        )
+    if unknown:
+        named = ", ".join(f"{rule} ({n} jobs)" for rule, n in sorted(unknown.items()))
+        rules = "rule" if len(unknown) == 1 else "rules"
+        raise PlanError(
+            f"no job of {rules} {named} has a recorded time (its benchmark file from a run "
+            "of this config): run the study, or those jobs, once first"
+        )
+    return JobTimes(seconds, estimated, untimed, scaled)
 
 
 @dataclass(frozen=True)

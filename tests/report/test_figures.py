@@ -315,6 +315,34 @@ def test_td_recipes_draw_a_line_per_recipe_and_program_styled_by_both() -> None:
     )  # the mean over seeds
 
 
+def long_curves(blocks: int = 200) -> pd.DataFrame:
+    """One recipe by g2048 (seeds 1, 2) and TDL2048+ (seed 1, its run cut short at 150
+    blocks): block k of g2048 seed s scores 1000 k + 10 s, TDL2048+'s 1000 k."""
+    rows = [
+        {"program": program, "seed": seed, "games": 1000 * k,
+         "mean_score": 1000.0 * k + (10 * seed if program == "g2048" else 0)}
+        for program, seeds, last in (("g2048", (1, 2), blocks), ("TDL2048+", (1,), 150))
+        for seed in seeds
+        for k in range(1, last + 1)
+    ]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_td_agreement_draws_window_means_and_gaps_from_the_reference() -> None:
+    fig = figures.td_agreement(long_curves(), window=10)
+    top, bottom = fig.axes
+    assert sorted(series_styles(top)) == ["TDL2048+ seed 1", "g2048 seed 1", "g2048 seed 2"]
+    assert sorted(series_styles(bottom)) == ["g2048 seed 1", "g2048 seed 2"]
+    (line,) = [x for x in top.lines if x.get_gid() == "series:g2048 seed 2"]
+    # the first window: blocks 1..10, mean 5500 + 20, drawn at 10 000 games; 20 windows
+    assert list(line.get_xdata()[:2]) == [10_000, 20_000] and len(line.get_xdata()) == 20
+    assert line.get_ydata()[0] == pytest.approx(5520)
+    (gap,) = [x for x in bottom.lines if x.get_gid() == "series:g2048 seed 2"]
+    # only where the reference has played: its 15 windows
+    assert len(gap.get_xdata()) == 15
+    assert gap.get_ydata()[0] == pytest.approx(100 * 20 / 5500)
+
+
 FIVE_RECIPES = ("TD", "OTD", "OTD+TC", "2-stage", "TD(0.5)")
 
 
@@ -507,6 +535,7 @@ BUILDERS: dict[str, Callable[[], plt.Figure]] = {
     ),
     "td_learning": lambda: figures.td_learning(td_curves(5)),
     "td_recipes": lambda: figures.td_recipes(recipe_curves()),
+    "td_agreement": lambda: figures.td_agreement(long_curves(1000)),
     "td_recipes_panels": lambda: figures.td_recipes(recipe_curves(FIVE_RECIPES)),
     "pareto_fronts": lambda: figures.pareto_fronts(*fronts(5)),
 }

@@ -10,7 +10,16 @@ import pytest
 
 from g2048.cli.main import main
 from g2048.study import plan
-from g2048.study.plan import Job, PlanError, dependencies, job_times, parse_dry_run, schedule
+from g2048.study.plan import (
+    Job,
+    PlanError,
+    dependencies,
+    job_times,
+    parse_dry_run,
+    rates_from,
+    schedule,
+)
+from g2048.study.work import Work
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -252,6 +261,50 @@ def test_a_job_gets_its_rows_mean_before_its_rules() -> None:
     times = job_times(jobs, {1: 10.0, 3: 100.0, 5: 3.0})
     assert times.seconds == {1: 10.0, 2: 10.0, 3: 100.0, 4: 55.0, 5: 3.0, 6: 3.0}
     assert times.estimated == {"tune": 2, "shard": 1}
+
+
+def test_another_configs_rates_time_a_row_by_its_games() -> None:
+    """Their run: two shards of kind A (10 s for 4 games, 20 s for 6), one of kind B, a table.
+    Ours: a row of A never recorded here plays 15 games: 15 x 3 s; a row of our own with a
+    record keeps its row's mean; a table (no games) takes their rule's mean."""
+    theirs = [
+        Job(1, "shard", "entry=a, shard=0", benchmark="t1"),
+        Job(2, "shard", "entry=a, shard=1", benchmark="t2"),
+        Job(3, "shard", "entry=b, shard=0", benchmark="t3"),
+        Job(4, "table", benchmark="t4"),
+        Job(5, "shard", "entry=c, shard=0", benchmark="t5"),  # not recorded
+    ]
+    their_works = {1: Work("A", 4), 2: Work("A", 6), 3: Work("B", 2), 4: None, 5: Work("C", 1)}
+    rates = rates_from(theirs, {1: 10.0, 2: 20.0, 3: 1.0, 4: 7.0}, their_works)
+    assert rates.per_unit == {"A": 3.0, "B": 0.5}
+    assert rates.rule_mean == {"table": 7.0}
+    ours = [
+        Job(1, "shard", "entry=big-a, shard=0", benchmark="o1"),
+        Job(2, "shard", "entry=b, shard=0", benchmark="o2"),
+        Job(3, "shard", "entry=b, shard=1", benchmark="o3"),
+        Job(4, "table", benchmark="o4"),
+        Job(5, "all"),
+    ]
+    works = {1: Work("A", 15), 2: Work("B", 100), 3: Work("B", 100), 4: None, 5: None}
+    times = job_times(ours, {2: 4.0}, works, rates)
+    assert times.seconds == {1: 45.0, 2: 4.0, 3: 4.0, 4: 7.0, 5: 0.0}
+    assert times.scaled == {"shard": 1, "table": 1}
+    assert times.estimated == {"shard": 1}
+    assert times.untimed == [5]
+
+
+def test_rows_without_a_rate_are_refused_by_name() -> None:
+    rates = rates_from([Job(1, "shard", "entry=a", benchmark="t")], {1: 2.0}, {1: Work("A", 1)})
+    ours = [
+        Job(1, "shard", "entry=x, shard=0", benchmark="o1"),
+        Job(2, "shard", "entry=x, shard=1", benchmark="o2"),
+        Job(3, "shard", "entry=a, shard=0", benchmark="o3"),
+    ]
+    works = {1: Work("X", 5), 2: Work("X", 5), 3: Work("A", 5)}
+    with pytest.raises(PlanError, match=r"settings of: shard entry=x \(2 jobs\)\. Run one job"):
+        job_times(ours, {}, works, rates)
+    # without rates, the old way: the rule's mean of what is recorded here
+    assert job_times(ours, {3: 8.0}).seconds == {1: 8.0, 2: 8.0, 3: 8.0}
 
 
 def test_plan_leaves_out_the_records_of_other_settings(

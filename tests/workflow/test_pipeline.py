@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from PIL import Image
 from workflow_runs import (
     ROOT,
@@ -321,6 +322,34 @@ def test_the_report_holds_every_figure_and_table_with_its_caption(smoke: Path) -
     for caption in captions:  # each caption's first sentence, as it reaches the page
         first = " ".join(caption.read_text().split()).split(". ")[0]
         assert first[:60] in html, caption.name
+
+
+def _plan_from_smoke_rates(smoke: Path, config: dict, where: Path) -> subprocess.CompletedProcess:
+    where.write_text(yaml.safe_dump(config, sort_keys=False))
+    command = [sys.executable, "-m", "g2048", "plan", "--cores", "2", "--configfile", str(where)]
+    command += ["--rates-from", "config/smoke.yaml"]
+    return subprocess.run(command, cwd=smoke, capture_output=True, text=True)
+
+
+def test_plan_times_a_config_never_run_from_the_smoke_runs_rates(
+    smoke: Path, tmp_path: Path
+) -> None:
+    """The smoke study with twice the benchmark games, never run: its shards are timed from
+    the smoke run's seconds per game of the same settings; a row of settings that no job
+    played is refused by name."""
+    config = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
+    for entry in config["benchmark"]["entries"]:
+        entry["games"] *= 2
+    run = _plan_from_smoke_rates(smoke, config, tmp_path / "bigger.yaml")
+    assert run.returncode == 0, run.stderr
+    shards = len(config["benchmark"]["entries"]) * config["benchmark"]["shards"]
+    assert "from the seconds per game that a run of config/smoke.yaml recorded" in run.stdout
+    assert f"from config/smoke.yaml's run: benchmark_shard {shards}" in run.stdout
+    deeper = {"name": "deeper", "agent": {"name": "expectimax", "depth": 4}, "evaluator": "ovolve"}
+    config["benchmark"]["entries"].append({**deeper, "games": 2})
+    run = _plan_from_smoke_rates(smoke, config, tmp_path / "deeper.yaml")
+    assert run.returncode == 2
+    assert "plays the settings of: benchmark_shard entry=deeper (2 jobs)" in run.stderr
 
 
 def test_one_core_after_a_kill_gives_identical_results(smoke: Path, tmp_path: Path) -> None:

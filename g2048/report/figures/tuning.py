@@ -1,7 +1,7 @@
 """The tuning runs' figures: NSGA-II's Pareto fronts (`pareto_fronts`) and hypervolume
 (`hypervolume`), every weight-tuning run's progress on held-out games (`tuner_progress`), TD
-learning curves (`td_learning`) and TD recipes side by side with another program
-(`td_recipes`)."""
+learning curves (`td_learning`), TD recipes side by side with another program
+(`td_recipes`) and one recipe's long curves with their gaps (`td_agreement`)."""
 
 from __future__ import annotations
 
@@ -214,6 +214,51 @@ def td_recipes(curves: pd.DataFrame) -> Figure:
         ax.yaxis.set_major_formatter(FuncFormatter(thousands))
     axes[0].set_ylabel("mean score per block of 1000")
     legend_above(fig, list(handles.values()), ncols=len(programs) * (1 + (len(groups) > 1)))
+    return fig
+
+
+def td_agreement(curves: pd.DataFrame, window: int = 10) -> Figure:
+    """One recipe's long learning curves by two programs (columns program, seed, games,
+    mean_score; blocks of 1000 games), each a line per program and seed, over windows of
+    `window` blocks: the mean score above; below, each line's difference in percent from the
+    last program's first seed (the reference), on the games both have played. Where one
+    program has two seeds, the gap between them is what chance alone moves a curve by."""
+    programs = list(dict.fromkeys(curves["program"]))
+    series = [(p, s) for p in programs for s in sorted(set(curves[curves.program == p].seed))]
+    reference = (programs[-1], min(curves[curves.program == programs[-1]].seed))
+    size = 1000 * window
+
+    def smoothed(program: str, seed: int) -> pd.Series:
+        rows = curves[(curves.program == program) & (curves.seed == seed)]
+        full = rows.groupby((rows.games - 1) // size).filter(lambda w: len(w) == window)
+        means = full.groupby((full.games - 1) // size).mean_score.mean()
+        return pd.Series(means.to_numpy(), index=(means.index + 1) * size)
+
+    base = smoothed(*reference)
+    fig = new_figure(COLUMN, 4.0)
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+    handles = []
+    for k, (program, seed) in enumerate(series):
+        st = series_style(k)
+        name = f"{program} seed {seed}"
+        line = smoothed(program, seed)
+        every = max(len(line) // 6, 1)
+        look = {"markevery": (k * every // len(series), every), "markersize": 3}
+        (drawn,) = top.plot(line.index, line.to_numpy(), **st.line(**look))
+        tag_series(drawn, name)
+        handles.append(legend_handle(st, name, markersize=3))
+        if (program, seed) != reference:
+            both = line.index.intersection(base.index)
+            gap = 100 * (line[both] / base[both] - 1)
+            (drawn,) = bottom.plot(both, gap.to_numpy(), **st.line(**look))
+            tag_series(drawn, name)
+    bottom.axhline(0, color="0.5", linewidth=0.6, zorder=0)
+    top.set_ylabel(f"mean score\n(per {window} 000 games)")
+    top.yaxis.set_major_formatter(FuncFormatter(thousands))
+    bottom.set_ylabel(f"% from {reference[0]}\nseed {reference[1]}")
+    bottom.set_xlabel("training games")
+    bottom.xaxis.set_major_formatter(FuncFormatter(thousands))
+    legend_above(fig, handles, ncols=min(len(handles), 2))
     return fig
 
 
