@@ -227,11 +227,16 @@ def _plan(args: argparse.Namespace) -> int:
     overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
     profile = args.profile if cluster else None
     jobs, recorded, other = _recorded_jobs(args.configfile, args.cores, profile)
+    by_id = {job.jobid: job for job in jobs}
     works, rates = None, None
     if args.rates_from is not None:
         works = _works(args.configfile, jobs)
         theirs, their_records, _ = _recorded_jobs(args.rates_from, args.cores, profile)
-        rates = plan.rates_from(theirs, their_records, _works(args.rates_from, theirs))
+        their_works = _works(args.rates_from, theirs)
+        rates = plan.rates_from(theirs, their_records, their_works)
+        for jobid in plan.other_games(jobs, works, theirs, their_works):
+            recorded.pop(jobid, None)
+            other.add(by_id[jobid].name)
     times = plan.job_times(jobs, recorded, works, rates)
     threads = {job.jobid: job.threads for job in jobs}
     local: set[str] = set()
@@ -244,7 +249,6 @@ def _plan(args: argparse.Namespace) -> int:
         for job in jobs
     }
     schedule = plan.schedule(seconds, threads, plan.dependencies(jobs), args.cores)
-    by_id = {job.jobid: job for job in jobs}
     if cluster:
         where = f"on a SLURM cluster through {args.profile}"
         how = (

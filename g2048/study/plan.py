@@ -15,10 +15,11 @@ rerun for its params, a missing output or a changed set of inputs is not this co
 the mean of the recorded jobs of its row (its rule and wildcards but the seed and the shard: the
 same run, entry or weight set), else of its rule, and a rule without any recorded job is refused
 (`job_times`): a config never run is planned from a sample of its jobs run first, or from
-another config's run in the same folder (`rates_from`, `plan --rates-from`): a job without a
-record in its row then takes its games (`study.work`) times the seconds per game that the other
-run's jobs of the same settings recorded, a job that plays no games its rule's mean there, and a
-row whose settings no recorded job played is refused by name. The jobs are then
+another config's run in the same folder (`rates_from`, `plan --rates-from`): a job whose games
+(`study.work`) differ from those of the job of its name there (`other_games`), without a record in
+its row, then takes a job's start plus its games times the seconds per game that the other run's
+jobs of the same settings recorded, a job that plays no games its rule's mean there, and a row
+whose settings no recorded job played is refused by name. The jobs are then
 list-scheduled on the cores (`schedule`): whenever cores are free, the ready jobs are started in
 order of their longest remaining path (their own time plus the longest chain of jobs waiting on
 them), each taking its `threads` cores, never more than N at once; a job asking for more than N
@@ -198,11 +199,17 @@ def read_seconds(path: Path) -> float | None:
 @dataclass(frozen=True)
 class Rates:
     """What a run of another config recorded (`rates_from`): the seconds per game of each kind
-    of work (`study.work.Work.kind`), and each rule's mean time, for the rules that play no
-    games."""
+    of work (`study.work.Work.kind`) beyond a job's start, the start (the shortest recorded job
+    that plays no games: the script's Python and imports), and each rule's mean time, for the
+    rules that play no games."""
 
     per_unit: dict[str, float]
     rule_mean: dict[str, float]
+    start: float = 0.0
+
+    def seconds(self, work: Work) -> float:
+        """The predicted time of a job of `work` (its kind must have a rate)."""
+        return self.start + work.units * self.per_unit[work.kind]
 
 
 def rates_from(
@@ -210,10 +217,9 @@ def rates_from(
 ) -> Rates:
     """The rates of the recorded jobs among `jobs` (`recorded` as in `job_times`; `works`: each
     job's games and kind, None for a rule that plays none): per kind, the recorded seconds of
-    its jobs over their games; per rule without games, its jobs' mean."""
-    seconds: dict[str, float] = {}
-    units: dict[str, int] = {}
+    its jobs beyond their start over their games; per rule without games, its jobs' mean."""
     by_rule: dict[str, list[float]] = {}
+    played: list[tuple[Work, float]] = []
     for job in jobs:
         value = recorded.get(job.jobid)
         if job.benchmark is None or value is None:
@@ -222,10 +228,33 @@ def rates_from(
         if work is None:
             by_rule.setdefault(job.rule, []).append(value)
         elif work.units > 0:
-            seconds[work.kind] = seconds.get(work.kind, 0.0) + value
-            units[work.kind] = units.get(work.kind, 0) + work.units
+            played.append((work, value))
+    start = min((min(values) for values in by_rule.values()), default=0.0)
+    seconds: dict[str, float] = {}
+    units: dict[str, int] = {}
+    for work, value in played:
+        seconds[work.kind] = seconds.get(work.kind, 0.0) + max(value - start, 0.0)
+        units[work.kind] = units.get(work.kind, 0) + work.units
     per_unit = {kind: seconds[kind] / units[kind] for kind in seconds}
-    return Rates(per_unit, {rule: sum(v) / len(v) for rule, v in by_rule.items()})
+    return Rates(per_unit, {rule: _mean(v) for rule, v in by_rule.items()}, start)
+
+
+def other_games(
+    jobs: Sequence[Job],
+    works: Mapping[int, Work | None],
+    theirs: Sequence[Job],
+    their_works: Mapping[int, Work | None],
+) -> set[int]:
+    """The jobids of `jobs` that play games (`works`) other than the job of the same name in
+    another config's study (`theirs`, `their_works`) does, or that it lacks: a record left in
+    the folder by that study's run does not time them. (Snakemake's dry run names a changed
+    param only for a job that nothing else makes rerun, so its reasons cannot tell.)"""
+    their = {job.name: their_works.get(job.jobid) for job in theirs}
+    return {
+        job.jobid
+        for job in jobs
+        if works.get(job.jobid) is not None and their.get(job.name) != works[job.jobid]
+    }
 
 
 @dataclass(frozen=True)
@@ -257,7 +286,8 @@ def job_times(
 ) -> JobTimes:
     """Each job's time: its record (`recorded[jobid]`, None or absent: none); else the mean of
     its row's recorded jobs (`Job.row`); else, with `rates` (another config's, `rates_from`)
-    and the jobs' `works`, its games times the seconds per game of its kind, or for a rule
+    and the jobs' `works`, a job's start and its games times the seconds per game of its
+    kind, or for a rule
     that plays no games its rule's mean here or in `rates`; without them, the mean of its
     rule's recorded jobs. 0 for a job whose rule has no `benchmark:` file. Raises PlanError
     naming every row with games but no rate of its kind, or else every rule with a benchmark
@@ -286,7 +316,7 @@ def job_times(
             _count(estimated, job.rule)
         elif rates is not None and work is not None:
             if work.kind in rates.per_unit:
-                seconds[job.jobid] = work.units * rates.per_unit[work.kind]
+                seconds[job.jobid] = rates.seconds(work)
                 _count(scaled, job.rule)
             else:
                 _count(no_rate, job.row)

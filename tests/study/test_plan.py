@@ -264,20 +264,23 @@ def test_a_job_gets_its_rows_mean_before_its_rules() -> None:
 
 
 def test_another_configs_rates_time_a_row_by_its_games() -> None:
-    """Their run: two shards of kind A (10 s for 4 games, 20 s for 6), one of kind B, a table.
-    Ours: a row of A never recorded here plays 15 games: 15 x 3 s; a row of our own with a
-    record keeps its row's mean; a table (no games) takes their rule's mean."""
+    """Their run: a selection (1 s: the shortest job without games, a job's start), a table
+    (7 s), two shards of kind A (10 s for 4 games, 20 s for 6), one of kind B (2 s for 2).
+    Ours: a row of A never recorded here plays 15 games: 1 + 15 x (9 + 19) / 10 s; a row of
+    our own with a record keeps its row's mean; a table takes their rule's mean."""
     theirs = [
         Job(1, "shard", "entry=a, shard=0", benchmark="t1"),
         Job(2, "shard", "entry=a, shard=1", benchmark="t2"),
         Job(3, "shard", "entry=b, shard=0", benchmark="t3"),
         Job(4, "table", benchmark="t4"),
         Job(5, "shard", "entry=c, shard=0", benchmark="t5"),  # not recorded
+        Job(6, "select", "run=x, seed=1", benchmark="t6"),
     ]
-    their_works = {1: Work("A", 4), 2: Work("A", 6), 3: Work("B", 2), 4: None, 5: Work("C", 1)}
-    rates = rates_from(theirs, {1: 10.0, 2: 20.0, 3: 1.0, 4: 7.0}, their_works)
-    assert rates.per_unit == {"A": 3.0, "B": 0.5}
-    assert rates.rule_mean == {"table": 7.0}
+    their_works = {1: Work("A", 4), 2: Work("A", 6), 3: Work("B", 2), 5: Work("C", 1)}
+    rates = rates_from(theirs, {1: 10.0, 2: 20.0, 3: 2.0, 4: 7.0, 6: 1.0}, their_works)
+    assert rates.start == 1.0
+    assert rates.per_unit == {"A": pytest.approx(2.8), "B": 0.5}
+    assert rates.rule_mean == {"table": 7.0, "select": 1.0}
     ours = [
         Job(1, "shard", "entry=big-a, shard=0", benchmark="o1"),
         Job(2, "shard", "entry=b, shard=0", benchmark="o2"),
@@ -287,10 +290,20 @@ def test_another_configs_rates_time_a_row_by_its_games() -> None:
     ]
     works = {1: Work("A", 15), 2: Work("B", 100), 3: Work("B", 100), 4: None, 5: None}
     times = job_times(ours, {2: 4.0}, works, rates)
-    assert times.seconds == {1: 45.0, 2: 4.0, 3: 4.0, 4: 7.0, 5: 0.0}
+    assert times.seconds == {1: pytest.approx(43.0), 2: 4.0, 3: 4.0, 4: 7.0, 5: 0.0}
     assert times.scaled == {"shard": 1, "table": 1}
     assert times.estimated == {"shard": 1}
     assert times.untimed == [5]
+
+
+def test_a_record_of_other_games_is_not_this_configs() -> None:
+    """Jobs of the same name: one plays the same games in both configs (its record holds), one
+    more games, one another kind; a job the other study lacks; a rule without games."""
+    theirs = [Job(1, "tune", "run=a"), Job(2, "tune", "run=b"), Job(3, "tune", "run=c")]
+    ours = [*theirs, Job(4, "tune", "run=d"), Job(5, "table")]
+    their_works = {1: Work("A", 10), 2: Work("B", 10), 3: Work("C", 10)}
+    works = {1: Work("A", 10), 2: Work("B", 20), 3: Work("X", 10), 4: Work("A", 1), 5: None}
+    assert plan.other_games(ours, works, theirs, their_works) == {2, 3, 4}
 
 
 def test_rows_without_a_rate_are_refused_by_name() -> None:
