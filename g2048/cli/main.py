@@ -872,11 +872,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--rates-from",
         type=Path,
         metavar="CONFIG",
-        help="for the jobs this config has no record of, in their row either: the seconds per "
-        "game recorded here by a run of CONFIG, for jobs that play the same settings (agent, "
-        "evaluator, weights, tuning game, recipe; any names, seeds and numbers of games), "
-        "times their games; the jobs that play none take their rule's mean. Rows that no "
-        "record plays are refused by name",
+        help="time the jobs this config has no record of (nor their row) from a run of CONFIG "
+        "in this folder: a job's start plus its games times the seconds per game that CONFIG's "
+        "jobs of the same settings recorded (agent, evaluator, weights, tuning game, recipe; "
+        "any names, seeds and numbers of games); a job that plays no games takes its rule's "
+        "mean. Rows whose settings no record plays are refused by name",
     )
     planner.add_argument(
         "--overhead",
