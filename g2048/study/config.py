@@ -568,6 +568,16 @@ def tuned_game_sets(config: dict) -> list[str]:
     ]
 
 
+def weight_set_run(config: dict, name: str) -> str | None:
+    """The tuning run behind a weight set: a tuned candidate <run>-s<seed> or a run's pick
+    tuned-<run>; None for a baseline."""
+    runs = run_names(config)
+    tuned = parse_candidate(name, runs)
+    if tuned is not None:
+        return tuned[0]
+    return next((run for run in runs if name == transfer_name(run)), None)
+
+
 def tuning_game(config: dict, run: str) -> dict:
     """The game (agent, max_moves) the weight run `run` plays its candidates in."""
     return run_method(config, run).tuning_game(run_settings(config, run))

@@ -196,6 +196,14 @@ def read_seconds(path: Path) -> float | None:
     return sum(seconds) / len(seconds)
 
 
+def _count(counts: dict[str, int], rule: str) -> None:
+    counts[rule] = counts.get(rule, 0) + 1
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
 @dataclass(frozen=True)
 class Rates:
     """What a run of another config recorded (`rates_from`): the seconds per game of each kind
@@ -270,14 +278,6 @@ class JobTimes:
     scaled: dict[str, int] = field(default_factory=dict)
 
 
-def _count(counts: dict[str, int], rule: str) -> None:
-    counts[rule] = counts.get(rule, 0) + 1
-
-
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values)
-
-
 def job_times(
     jobs: Sequence[Job],
     recorded: Mapping[int, float | None],
@@ -287,11 +287,10 @@ def job_times(
     """Each job's time: its record (`recorded[jobid]`, None or absent: none); else the mean of
     its row's recorded jobs (`Job.row`); else, with `rates` (another config's, `rates_from`)
     and the jobs' `works`, a job's start and its games times the seconds per game of its
-    kind, or for a rule
-    that plays no games its rule's mean here or in `rates`; without them, the mean of its
-    rule's recorded jobs. 0 for a job whose rule has no `benchmark:` file. Raises PlanError
-    naming every row with games but no rate of its kind, or else every rule with a benchmark
-    file but no time."""
+    kind, or for a rule that plays no games its rule's mean here or in `rates`; without them,
+    the mean of its rule's recorded jobs. 0 for a job whose rule has no `benchmark:` file.
+    Raises PlanError naming every row with games but no rate of its kind, or else every rule
+    with a benchmark file but no time."""
     by_rule: dict[str, list[float]] = {}
     by_row: dict[str, list[float]] = {}
     for job in jobs:

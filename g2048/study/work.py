@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from g2048.study import config as study
-from g2048.study.naming import parse_candidate, transfer_name
 
 # an entry's keys that do not change what one of its games costs
 _LABELS = ("name", "games", "source", "note")
@@ -47,13 +46,9 @@ def _kind(rule: str, **settings: object) -> str:
 def weight_set_evaluator(config: dict, name: str) -> str:
     """The evaluator of a validated weight set: a tuned candidate <run>-s<seed>, a run's pick
     tuned-<run>, or a baseline."""
-    runs = study.run_names(config)
-    tuned = parse_candidate(name, runs)
-    if tuned is not None:
-        return study.tuned_evaluator(config, tuned[0])
-    for run in runs:
-        if name == transfer_name(run):
-            return study.tuned_evaluator(config, run)
+    run = study.weight_set_run(config, name)
+    if run is not None:
+        return study.tuned_evaluator(config, run)
     for baseline in config["validate"]["baselines"]:
         if baseline["name"] == name:
             return baseline["evaluator"]
@@ -83,7 +78,7 @@ def job_work(config: dict, rule: str, wildcards: Mapping[str, str]) -> Work | No
     if rule in ("tune", "progress"):
         run = wildcards["run"]
         settings, method = study.run_settings(config, run), study.run_method(config, run)
-        game = study.tuning_game(config, run)
+        game = method.tuning_game(settings)
         evaluator = method.evaluator(settings)
         if rule == "progress":
             progress = config["tune"]["progress"]

@@ -111,13 +111,8 @@ def expectimax_game(depth):
 def weight_set_record(name):
     """What the config says of the run behind a weight set (study.run_record): a tuned
     candidate <run>-s<seed> or a run's pick tuned-<run>; None for a baseline."""
-    tuned = parse_candidate(name, RUNS)
-    if tuned is not None:
-        return study.run_record(config, tuned[0])
-    for run in RUNS:
-        if name == transfer_name(run):
-            return study.run_record(config, run)
-    return None
+    run = study.weight_set_run(config, name)
+    return None if run is None else study.run_record(config, run)
 
 
 def weight_set_seed(name):
@@ -154,7 +149,8 @@ def entry_weights(wildcards):
 def shard_threads(wildcards):
     """The threads of a benchmark shard: the config's; a shard that plays under a time budget
     claims every core of a local run, so that nothing runs beside its timed games (it plays
-    them one at a time: stages.play_weight_set). The SLURM profile sets its own (`set-threads`)."""
+    them one at a time: stages.play_weight_set). The SLURM profile sets its own
+    (`set-threads`)."""
     agent = study.agent_config(study.entry(config, wildcards.entry)["agent"])
     return max(workflow.cores, config["threads"]) if agent.timed else config["threads"]
 
