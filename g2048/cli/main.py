@@ -436,7 +436,7 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
                 "replaced since?"
             )
     try:
-        return selected_weights(data, switching)
+        return selected_weights(data, "switching" if switching else "weights")
     except ValueError as exc:
         raise ValueError(f"selection file {text}: {exc}") from None
 

@@ -24,7 +24,6 @@ from g2048.report.stats import (
     summarize,
 )
 from g2048.study.methods import get_method
-from g2048.study.naming import OBJECTIVE_NAMES
 
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
 
@@ -309,36 +308,39 @@ def leader_table(groups: dict[str, dict[str, pd.DataFrame]]) -> pd.DataFrame:
     return with_holm(rows)
 
 
-def tuning_table(
-    runs: list[dict], wall_seconds: list[float], cpu_seconds: list[float] | None = None
-) -> pd.DataFrame:
-    """One row per tuning run and seed: the selected weights, NSGA-II's objectives of them, the
-    value selection judged them by (`judged_by`: NSGA-II's score, or the fitness of CEM and
-    CMA-ES) on the last training seeds and on fresh seeds where the run re-evaluated (the gap is
-    the overfitting), their validation score, and the run's cost: games played in training, in
-    selection (the re-evaluation) and in all, wall time and CPU time."""
+TUNING_COSTS = ("warmup_seconds", "wall_seconds", "cpu_seconds")
+
+
+def tuning_table(runs: list[dict]) -> pd.DataFrame:
+    """One row per tuning run and seed: the seed's pick (its weights, or a network's file),
+    the objective its method maximised (`fitness`: NSGA-II's four, shown by the score) with
+    its value in training (`fitness_train`, the tuner's) and on the selection games
+    (`fitness_selection`), its mean score on the selection games (`selection_score`, what the
+    pick was made by), on the test games in the game it was tuned in (`test_score`) and in
+    validation (`validation_mean_score`), and the run's cost: games played in training, in
+    selection and in all, and the seconds of its warm-up (compiling its kernels) and after
+    it, wall and CPU (a network's training: its job's, compilation included)."""
     rows = []
-    cpu_seconds = cpu_seconds if cpu_seconds is not None else [np.nan] * len(runs)
-    for run, seconds, cpu in zip(runs, wall_seconds, cpu_seconds, strict=True):
+    for run in runs:
         row = {"run": run["run"], "method": run["method"], "seed": run["seed"]}
         row["evaluator"] = run["evaluator"]
         weights = run["weights"]  # numbers, or the file of a td run's network
         row["weights"] = (
             weights if isinstance(weights, str) else " ".join(f"{w:.4g}" for w in weights)
         )
-        if "objectives" in run:
-            row |= dict(zip(OBJECTIVE_NAMES, run["objectives"], strict=True))
-        if "fresh" in run:  # NSGA-II's values are its four objectives: the score is judged
+        if "fresh" in run:  # NSGA-II's values are its four objectives, the score first
             method = get_method(run["method"])
-            row["judged_by"] = run["judged_by"]
-            row["train"] = method.headline(run["train"])
-            row["fresh"] = method.headline(run["fresh"])
-        if "validation_mean_score" in run:
-            row["validation_mean_score"] = run["validation_mean_score"]
+            row["fitness"] = run.get("judged_by")
+            row["fitness_train"] = method.headline(run["train"])
+            row["fitness_selection"] = method.headline(run["fresh"])
+            row["selection_score"] = run["metric"]
+        for key in ("test_score", "validation_mean_score"):
+            if run.get(key) is not None:
+                row[key] = run[key]
         for games in ("train_games", "selection_games", "games_played"):
             if games in run:
                 row[games] = run[games]
-        rows.append(row | {"wall_seconds": seconds, "cpu_seconds": cpu})
+        rows.append(row | {k: run.get(k, np.nan) for k in TUNING_COSTS})
     return pd.DataFrame(rows)
 
 

@@ -362,12 +362,18 @@ def train_threads(config: dict, name: str) -> int:
     return config["threads"] if parallel else 1
 
 
+def selection_rule(config: dict) -> dict:
+    """The study's one selection rule (`methods.SelectionRule`'s fields, plain data: a
+    Snakemake parameter): `tune.selection`'s candidates and games, and `tune.metric`."""
+    return dict(config["tune"]["selection"]) | {"metric": config["tune"]["metric"]}
+
+
 def run_record(config: dict, name: str) -> dict:
     """What every result file of the tuning run `name` must record, as the config says: its
     `run` name, `method`, the `evaluator` its weight sets are for, its `settings` (as the
-    config check filled them in), the `study_seed`, the tuning `seeds`, and for a run that
-    trains a network the `network` it names and its `stages` (plain data: a Snakemake
-    parameter)."""
+    config check filled them in), the `study_seed`, the tuning `seeds`, for a weight run the
+    `selection` rule its seeds' picks follow, and for a run that trains a network the
+    `network` it names and its `stages` (plain data: a Snakemake parameter)."""
     settings = run_settings(config, name)
     method = get_method(settings.get("method", name))
     record = {
@@ -381,6 +387,8 @@ def run_record(config: dict, name: str) -> dict:
     if method.trains_network:
         record["network"] = settings["network"]
         record["stages"] = list(settings.get("stages", []))
+    else:
+        record["selection"] = selection_rule(config)
     return record
 
 
@@ -420,12 +428,22 @@ def _check_run(key: str, run: dict) -> None:
         _check_bounded(f"{key}.agent.star", run["evaluator"])
 
 
-def _check_budgets(runs: list[dict]) -> None:
-    """Runs that tune the same evaluator are compared with one another (the method pairs), so
-    they get equal budgets: the same training games and, where both are known before the runs
-    run, the same selection games."""
+def _check_budgets(runs: list[dict], selection: dict) -> None:
+    """Runs that tune the same evaluator are compared with one another (the method pairs, and
+    each against its random-search control), so they play one game and equal budgets: the
+    same training games, to the game. Selection is the same for all by construction (one
+    rule: `tune.selection`), but each run's final step must hold its `candidates`."""
     first: dict[str, dict] = {}
     for i, run in enumerate(runs):
+        method = get_method(run["method"])
+        size = method.final_size(run)
+        if size is not None and size < selection["candidates"]:
+            _fail(
+                f"tune.runs[{i}]",
+                f"run {run['name']}'s final step holds {size} candidates, fewer than the "
+                f"{selection['candidates']} tune.selection.candidates every run's seed plays "
+                "on its selection games",
+            )
         base = first.setdefault(run["evaluator"], run)
         if base is run:
             continue
@@ -439,16 +457,14 @@ def _check_budgets(runs: list[dict]) -> None:
                     "their picks are tested against each other in the game they were tuned in, "
                     f"but their {what} differ{shown}",
                 )
-        for kind in ("training", "selection"):
-            a, b = (getattr(get_method(r["method"]), f"{kind}_games")(r) for r in (base, run))
-            if a is not None and b is not None and a != b:
-                _fail(
-                    f"tune.runs[{i}]",
-                    f"runs {base['name']} and {run['name']} both tune {run['evaluator']}, so the "
-                    f"study compares them, but their {kind} budgets differ: {a} games against "
-                    f"{b} (training: candidates x steps x games; selection: re-evaluated "
-                    "candidates x (games + reevaluate))",
-                )
+        a, b = (get_method(r["method"]).training_games(r) for r in (base, run))
+        if a != b:
+            _fail(
+                f"tune.runs[{i}]",
+                f"runs {base['name']} and {run['name']} both tune {run['evaluator']}, so the "
+                f"study compares them, but their training budgets differ: {a} games against "
+                f"{b} (candidates x steps x games)",
+            )
 
 
 def _check_bounded(key: str, evaluator: str) -> None:
@@ -476,7 +492,7 @@ def _check_semantics(config: dict) -> None:
         if runs.index(run["name"]) != i:
             _fail(f"tune.runs[{i}].name", f"duplicate name {run['name']!r}")
         _check_run(f"tune.runs[{i}]", run)
-    _check_budgets(config["tune"]["runs"])
+    _check_budgets(config["tune"]["runs"], selection_rule(config))
     names = [b["name"] for b in config["validate"]["baselines"]]
     for i, name in enumerate(names):
         if names.index(name) != i:
@@ -519,6 +535,12 @@ def _check_semantics(config: dict) -> None:
                     "(an NSGA-II front over an evaluator with empty-cells and corner features "
                     "does)",
                 )
+            if spec.entry not in ("weights", "switching", *method.selection_keys):
+                _fail(
+                    f"{key}.weights",
+                    f"{weights}: a {method.label} run offers no {spec.entry} point (an NSGA-II "
+                    "run's front does)",
+                )
             if entry["evaluator"] != tuned:
                 _fail(
                     f"{key}.evaluator",
@@ -556,14 +578,17 @@ def validation_candidates(config: dict) -> list[str]:
     return tuned + [b["name"] for b in config["validate"]["baselines"]]
 
 
+def tuned_candidates(config: dict) -> list[str]:
+    """Names of every seed's selection of each weight run (<run>-s<seed>), run by run."""
+    return [candidate_name(r, s) for r in weight_runs(config) for s in config["tune"]["seeds"]]
+
+
 def tuned_game_sets(config: dict) -> list[str]:
     """Names of the weight sets played on the test games in the game they are compared in:
     every seed's selection of each weight run, then each baseline of an evaluator that a
     weight run tunes (the runs of one evaluator play one game: the config check)."""
-    runs = weight_runs(config)
-    tuned = [candidate_name(r, s) for r in runs for s in config["tune"]["seeds"]]
-    evaluators = {tuned_evaluator(config, run) for run in runs}
-    return tuned + [
+    evaluators = {tuned_evaluator(config, run) for run in weight_runs(config)}
+    return tuned_candidates(config) + [
         b["name"] for b in config["validate"]["baselines"] if b["evaluator"] in evaluators
     ]
 
@@ -615,9 +640,9 @@ def entry(config: dict, name: str) -> dict:
 
 
 def switching_pairs(config: dict) -> list[tuple[str, str]]:
-    """(switching entry, its balanced twin) of the benchmark: the twin plays the `tuned:` weights
-    of the front the switching entry switches along, with the same evaluator and depth, as
-    expectimax (source 000's comparison of switching with its balanced point)."""
+    """(switching entry, its balanced twin) of the benchmark: the twin plays the `balanced:`
+    point of the front the switching entry switches along, with the same evaluator and depth,
+    as expectimax (source 000's comparison of switching with its balanced point)."""
     entries = config["benchmark"]["entries"]
     pairs = []
     for e in entries:
@@ -630,7 +655,7 @@ def switching_pairs(config: dict) -> list[tuple[str, str]]:
             agent = AgentConfig(**twin["agent"])
             if (
                 twin_spec is not None
-                and not twin_spec.switching
+                and twin_spec.kind == "balanced"
                 and twin_spec.run == spec.run
                 and twin["evaluator"] == e["evaluator"]
                 and agent.kind == EXPECTIMAX

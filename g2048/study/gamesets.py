@@ -37,8 +37,8 @@ def game_sets(config: dict) -> dict[str, dict[str, np.ndarray]]:
             objective = method.run_objective(run, settings, seed, study_seed)
             for step in range(method.steps(settings)):
                 sets["training"][f"{run}-s{seed} step {step}"] = objective.seeds(step)
-            reevaluate = settings["reevaluate"]
-            sets["selection"][f"{run}-s{seed}"] = objective.fresh_seeds_of(reevaluate)
+            games = config["tune"]["selection"]["games"]
+            sets["selection"][f"{run}-s{seed}"] = objective.fresh_seeds_of(games)
     sets["test"][VALIDATE_PURPOSE] = game_seeds(
         study_seed, VALIDATE_PURPOSE, config["validate"]["games"]
     )

@@ -1,6 +1,7 @@
 """The study's naming rules, each defined once: tuning runs, a tuned candidate's name,
-the weight specs of the config (`tuned:<run>`, `front:<run>`), the game-seed purposes of every
-stage, and the objectives with their labels. Pure data and string rules: nothing here plays.
+the weight specs of the config (`tuned:<run>`, `front:<run>`, `balanced:<run>`), the game-seed
+purposes of every stage, and the objectives with their labels. Pure data and string rules:
+nothing here plays.
 
 A tuning run is a named entry of the config's `tune` section (e.g. `cem`, `nneonneo-cmaes`): a
 method, an evaluator, a fitness agent and a budget. Its name names its files, its candidates
@@ -17,8 +18,10 @@ import numpy as np
 NETWORK_EVALUATOR = "ntuple"  # what a td run trains, and the evaluator of its weight sets
 RUN_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"  # lower-case words joined by hyphens
 _CANDIDATE = re.compile(rf"(?P<run>{RUN_NAME})-s(?P<seed>\d+)")
-WEIGHT_SPEC = rf"(?:tuned|front):{RUN_NAME}"  # a config's reference to a run's weights
-_SPEC = re.compile(rf"(?P<kind>tuned|front):(?P<run>{RUN_NAME})")
+WEIGHT_SPEC = rf"(?:tuned|front|balanced):{RUN_NAME}"  # a config's reference to a run's weights
+_SPEC = re.compile(rf"(?P<kind>tuned|front|balanced):(?P<run>{RUN_NAME})")
+# the entry of a selection file each kind of spec reads
+SELECTION_ENTRY = {"tuned": "weights", "front": "switching", "balanced": "balanced"}
 FRESH_STEP = "fresh"  # the step of a run's re-evaluation on fresh seeds
 TRANSFER_PREFIX = "tuned-"  # a run's picked weights in the depth-transfer validation
 
@@ -44,10 +47,11 @@ def transfer_name(run: str) -> str:
 @dataclass(frozen=True)
 class WeightSpec:
     """A config's reference to tuned weights: `tuned:<run>` (the run's pick among its seeds,
-    a vector or for td a network) or `front:<run>` (the switching agent's three rows
-    from that NSGA-II run's front)."""
+    a vector or for td a network), `front:<run>` (the switching agent's three rows from the
+    front of that NSGA-II run's pick) or `balanced:<run>` (that front's balanced point, source
+    000's own pick)."""
 
-    kind: str  # "tuned" or "front"
+    kind: str  # "tuned", "front" or "balanced"
     run: str
 
     def __str__(self) -> str:
@@ -58,6 +62,11 @@ class WeightSpec:
         """True for the switching agent's rows."""
         return self.kind == "front"
 
+    @property
+    def entry(self) -> str:
+        """The entry of the run's selection file that holds these weights."""
+        return SELECTION_ENTRY[self.kind]
+
 
 def parse_weights(weights: object) -> WeightSpec | None:
     """The WeightSpec of a config's `weights` value; None for explicit numbers or defaults.
@@ -66,18 +75,21 @@ def parse_weights(weights: object) -> WeightSpec | None:
         return None
     match = _SPEC.fullmatch(weights)
     if match is None:
-        raise ValueError(f"weights must be numbers, tuned:<run> or front:<run>, got {weights!r}")
+        raise ValueError(
+            f"weights must be numbers, tuned:<run>, front:<run> or balanced:<run>, got {weights!r}"
+        )
     return WeightSpec(match["kind"], match["run"])
 
 
-def selected_weights(selection: dict, switching: bool) -> np.ndarray | str:
-    """The weights a selection file (written by the select stage) offers: its three switching
-    rows, its one vector, or (a td run's) the path of its network file. The one reader of that
-    format, for the pipeline and the CLI."""
-    key = "switching" if switching else "weights"
+def selected_weights(selection: dict, key: str = "weights") -> np.ndarray | str:
+    """The weights a selection file (written by the select stage) offers in its entry `key`
+    (SELECTION_ENTRY's): its three switching rows, one vector (its pick, or NSGA-II's balanced
+    point), or (a td run's) the path of its network file. The one reader of that format, for
+    the pipeline and the CLI."""
+    switching = key == SELECTION_ENTRY["front"]
     if key not in selection:
         raise ValueError(f"the selection has no {key!r} entry (keys: {', '.join(selection)})")
-    if selection.get("evaluator") == NETWORK_EVALUATOR and not switching:
+    if selection.get("evaluator") == NETWORK_EVALUATOR and key == "weights":
         if not isinstance(selection[key], str):
             raise ValueError(f"a network's selection names its file, got {selection[key]!r}")
         return selection[key]
@@ -106,12 +118,20 @@ def tuning_purpose(run: str, seed: int, step: str = "") -> str:
 
 
 # The columns of result files that depend on the machine's speed (see g2048.study.results).
-TIMING_COLUMNS = ("seconds", "ms_per_move", "wall_seconds", "cpu_seconds", "moves_per_s")
+TIMING_COLUMNS = (
+    "seconds",
+    "ms_per_move",
+    "wall_seconds",
+    "cpu_seconds",
+    "warmup_seconds",
+    "moves_per_s",
+)
 
 VALIDATE_PURPOSE = "validate"
 PROGRESS_PURPOSE = "progress"  # the held-out games that measure a tuning run's progress
 BENCHMARK_PURPOSE = "benchmark"
 PLAY_PURPOSE = "play"
+WARM_UP_PURPOSE = "warm-up"  # the one game that compiles a tuning job's kernels before its clock
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from g2048.engine.parallel import check_threads
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import get_evaluator
 from g2048.play import play_games
-from g2048.study.naming import FRESH_STEP, OBJECTIVE_NAMES, tuning_purpose
+from g2048.study.naming import FRESH_STEP, OBJECTIVE_NAMES, WARM_UP_PURPOSE, tuning_purpose
 
 SEED000_AGENT = AgentConfig("greedy")
 SEED003_AGENT = AgentConfig("greedy")
@@ -51,6 +51,7 @@ DEFAULT_FITNESS = FITNESSES[0]  # source 003's
 SCORE_SCALE = 20000.0  # source 000's divisor: a scale, not a bound (tuned greedy players pass it)
 RANK_SCALE = 15.0  # 32768, the largest tile a game here can hold
 EMPTY_SCALE = 16.0  # no position has more empty cells
+WARM_UP_MOVES = 20  # a warm-up game's moves: enough to run every kernel of a move once
 
 
 def log2_tiles(tiles: pd.Series) -> np.ndarray:
@@ -78,12 +79,15 @@ _MEASURES: dict[str, Callable[[pd.DataFrame], float]] = {
 
 @dataclass(frozen=True)
 class Reevaluation:
-    """A run's final candidates (weights as played) with their objective values on the last
-    training step's seeds (`train`) and on `games` fresh seeds (`fresh`)."""
+    """A run's final candidates (weights as played) on its selection games: their values as
+    the tuner last saw them in training (`train`), their objective values on the `games`
+    selection games (`fresh`) and their mean metric there (`metric`, what the pick is made
+    by)."""
 
     X: np.ndarray
     train: np.ndarray
     fresh: np.ndarray
+    metric: np.ndarray
     games: int
 
 
@@ -154,13 +158,22 @@ class GameObjective:
         """The objective's values of candidates from their games (one frame each)."""
         raise NotImplementedError
 
-    def reevaluate(self, W: ArrayLike, games: int) -> Reevaluation:
-        """Noise-aware selection's data: the raw values of weight rows W (as played) on the
-        seeds of the last call, and on `games` fresh seeds."""
+    def reevaluate(self, W: ArrayLike, train: ArrayLike, games: int, metric: str) -> Reevaluation:
+        """Selection's data: weight rows W (as played), with their training values `train`,
+        played on the run's `games` selection games (`fresh_seeds_of`): their raw objective
+        values and their mean `metric` (an objective of naming.OBJECTIVES) there."""
         W = np.atleast_2d(np.asarray(W, dtype=float))
-        train = self.measure(self.play(W, self.seeds(self.calls - 1)))
-        fresh = self.measure(self.play(W, self.fresh_seeds_of(games)))
-        return Reevaluation(W, train, fresh, games)
+        frames = self.play(W, self.fresh_seeds_of(games))
+        means = np.array([game_values(frame, metric).mean() for frame in frames])
+        return Reevaluation(W, np.asarray(train, dtype=float), self.measure(frames), means, games)
+
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) the kernels this objective's games run: one
+        game of the default weights, capped at WARM_UP_MOVES, on a seed of its own; no count,
+        no result and no other game depends on it."""
+        seeds = game_seeds(self.study_seed, WARM_UP_PURPOSE, 1)
+        weights = self.evaluator.default_weights
+        play_games(self.agent, seeds, self.evaluator.name, weights, max_moves=WARM_UP_MOVES)
 
     def advance(self, n: int) -> np.ndarray:
         """The seeds of the next call, on n candidates, with the call and its games counted:

@@ -258,6 +258,17 @@ def _check_provenance(
                 f"{shown(mine.get(first, '(none)'))} here, "
                 f"{shown(config.get(first, '(none)'))} in the config)",
             )
+    selection = record.get("selection")
+    if (
+        "selection" in keys
+        and selection is not None
+        and _canonical(data.get("selection")) != (_canonical(selection))
+    ):
+        raise ResultFileError(
+            path,
+            f"records the selection rule {shown(data.get('selection'))}; the config's is "
+            f"{record['selection']} (tune.selection, tune.metric)",
+        )
 
 
 def _check_weights(path: str | Path, key: str, evaluator: str, value: object) -> None:
@@ -285,7 +296,9 @@ def _check_offer(path: str | Path, offer: dict, method: Method, evaluator: str) 
             )
         for row in rows:
             _check_weights(path, "switching", evaluator, row)
-    for key in ("train", "fresh", "objectives"):
+    if "balanced" in offer:
+        _check_weights(path, "balanced", evaluator, offer["balanced"])
+    for key in ("train", "fresh", "metric"):
         if key in offer:
             _numbers(path, key, _plain(offer[key]))
 
@@ -304,7 +317,7 @@ def read_tune(path: str | Path, record: dict | None = None, seed: int | None = N
     if not isinstance(data["settings"], dict):
         raise ResultFileError(path, f"its 'settings' entry is {shown(data['settings'])}")
     if record is not None:
-        _check_provenance(path, data, record, seed, ("study_seed", "settings"))
+        _check_provenance(path, data, record, seed, ("study_seed", "settings", "selection"))
     elif not _is_int(data["seed"]):
         raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
     for key in ("games_played", "train_games", "selection_games"):

@@ -15,7 +15,7 @@ from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
 from g2048.study.logs import Log, game_progress
 from g2048.study.methods import WeightMethod, get_method
-from g2048.study.methods.base import RunSeed, incumbents
+from g2048.study.methods.base import RunSeed, SelectionRule, incumbents
 from g2048.study.naming import (
     BENCHMARK_PURPOSE,
     NETWORK_EVALUATOR,
@@ -41,16 +41,20 @@ def tune(
     study_seed: int,
     threads: int,
     log: Log,
+    selection: dict,
     checkpoint: str | None = None,
-) -> tuple[dict, pd.DataFrame]:
+) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
     """One weight-tuning run (`settings`: an entry of the config's `tune.runs`, named `run`)
-    with optimiser seed `seed`, its games seeded from `study_seed` and the run's name: (result
-    for JSON, per-step history), by the run's method; with `checkpoint`, resumable from there
-    (`WeightMethod.tune`)."""
+    with optimiser seed `seed`, its games seeded from `study_seed` and the run's name, its seed's
+    final candidates picked by the study's `selection` rule (`config.selection_rule`): (result
+    for JSON, per-step history, cost: one row of its warm-up, wall and CPU seconds), by the
+    run's method; with `checkpoint`, resumable from there (`WeightMethod.tune`)."""
     method = get_method(settings["method"])
     if not isinstance(method, WeightMethod):
         raise ValueError(f"method {method.name!r} does not tune weights in tune.runs")
-    return method.tune(RunSeed(run, settings, seed, study_seed, threads, log), checkpoint)
+    job = RunSeed(run, settings, seed, study_seed, threads, log, SelectionRule(**selection))
+    result, history, cost = method.tune(job, checkpoint)
+    return result, history, pd.DataFrame([{"run": run, "seed": seed, **cost}])
 
 
 def progress_steps(steps: int, points: int) -> list[int]:
@@ -78,14 +82,15 @@ def held_out_progress(
     games: int,
     threads: int,
     log: Log,
+    metric: str,
 ) -> pd.DataFrame:
     """A weight-tuning run's progress on held-out games (monitoring: none of these games is
     part of the run's budget, and nothing the run does depends on them).
 
     At `points` of its steps (`progress_steps`) the run's incumbent, recorded in its history
     (`history_path`), plays the `games` progress games with the run's own agent, evaluator
-    and move cap, valued by what the run is judged by (its fitness; NSGA-II: the score). One
-    row per point: the step, the training games played up to it (`training_games`, the
+    and move cap, valued by the study's `metric` (whatever the run maximises). One row per
+    point: the step, the training games played up to it (`training_games`, the
     budget count), the mean over the games with its standard error, the gain on the previous
     point with its paired standard error (the games are common: NaN at the first point), and
     the incumbent's weights."""
@@ -100,7 +105,7 @@ def held_out_progress(
     except ValueError as exc:
         raise ResultFileError(history_path, str(exc)) from None
     steps = progress_steps(len(history), points)
-    measure = method.judged_by(settings)
+    measure = metric
     objective = method.run_objective(run, settings, seed, study_seed, threads)
     start = time.perf_counter()
     log(f"{run} seed {seed}: steps {steps}, {games} progress games each, by {measure}")
@@ -151,14 +156,12 @@ def train(
 
 
 def select(tuned: dict) -> dict:
-    """The weights a tuning run offers (its method's `select`): NSGA-II's balanced front point
-    and (for an evaluator with empty-cells and corner features) the switching rows, the CEM's
-    or CMA-ES's final mean, or a td run's network (its file).
-
-    Noise-aware selection: when the run re-evaluated its final candidates on fresh seeds,
-    NSGA-II's balanced point and switching rows are taken on the fresh values and CEM and
-    CMA-ES pick the candidate (mean or last elite) with the best fresh value; `train` and
-    `fresh` then give the pick's values on the last training seeds and on the fresh ones."""
+    """The weights a tuning run's seed offers (its method's `select`): for a weight run the
+    study's one pick rule, the final candidate best by mean metric on its selection games
+    (`WeightMethod.select`: with its training value `train`, its value of the method's
+    objective there `fresh`, and its mean metric `metric`), and for NSGA-II beside it source
+    000's balanced front point and (for an evaluator with empty-cells and corner features) the
+    switching rows; for a td run its network (its file)."""
     out = {"run": tuned["run"], "method": tuned["method"], "seed": tuned["seed"]}
     return out | get_method(tuned["method"]).select(tuned)
 
@@ -194,7 +197,7 @@ def tuned_weights(
     record: dict,
     *,
     seed: int | None = None,
-    switching: bool = False,
+    entry: str = "weights",
     networks: Sequence[str] = (),
     runs: Sequence[str] = (),
     seed_selections: Sequence[str] = (),
@@ -202,8 +205,9 @@ def tuned_weights(
     """(evaluator, weights) of a selection file of the run `record` (config.run_record),
     checked: the seed's selection (`seed`) or the run's pick (None). A pick must hold what
     the selection file of the seed it picks holds (`seed_selections`: every seed's, in order;
-    the job's inputs), not weights pasted in from elsewhere. Weights: its vector, or
-    (`switching`) its three rows; for a run that trains networks, the checked Network of the
+    the job's inputs), not weights pasted in from elsewhere. Weights: the selection's `entry`
+    (naming.SELECTION_ENTRY: its pick's vector, NSGA-II's balanced point or three switching
+    rows); for a run that trains networks, the checked Network of the
     selected seed: its file (`networks`) checked against the SHA-256 that its training run
     recorded in its result file (`runs`), both given for `seed`, or for a pick for every seed
     of the run in order (the job's inputs)."""
@@ -221,7 +225,7 @@ def tuned_weights(
                 f"seed's selection file {own}: edited or replaced since?",
             )
     if data["evaluator"] != NETWORK_EVALUATOR:
-        return data["evaluator"], selected_weights(data, switching)
+        return data["evaluator"], selected_weights(data, entry)
     seeds = [seed] if seed is not None else record["seeds"]
     if len(networks) != len(seeds) or len(runs) != len(seeds):
         raise ValueError(f"{selection}: give the network and run files of seeds {seeds}")

@@ -84,7 +84,8 @@ def job_work(config: dict, rule: str, wildcards: Mapping[str, str]) -> Work | No
             progress = config["tune"]["progress"]
             units = progress["games"] * min(progress["points"], method.steps(settings))
             return Work(_kind(rule, evaluator=evaluator, game=game), units)
-        units = method.training_games(settings) + (method.selection_games(settings) or 0)
+        selection = config["tune"]["selection"]
+        units = method.training_games(settings) + selection["candidates"] * selection["games"]
         kept = {"method": method.name, "evaluator": evaluator, "game": game}
         return Work(_kind(rule, threads=threads, **kept), units)
     if rule == "train":

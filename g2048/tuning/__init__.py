@@ -39,8 +39,9 @@ def check_bounds(
 
 class BestSoFar:
     """What the single-objective tuners (CEM, CMA-ES, random search) share: the sense of their
-    one objective and the best candidate ever told, with its value (NaN before the first
-    step); that candidate is the incumbent unless the tuner says otherwise (CEM and CMA-ES:
+    one objective, the best candidate ever told, with its value (NaN before the first
+    step), and the last step's candidates best first (`final`, with their values `final_f`);
+    the best candidate is the incumbent unless the tuner says otherwise (CEM and CMA-ES:
     their distribution's mean)."""
 
     step_name = "iteration"
@@ -48,12 +49,14 @@ class BestSoFar:
     def __init__(self, start: np.ndarray, maximize: bool) -> None:
         self.sign = -1.0 if maximize else 1.0  # internally minimise sign * f
         self.best_x, self.best_f = start, np.nan
+        self.final, self.final_f = np.empty((0, start.size)), np.empty(0)
 
     def ranked(self, X: np.ndarray, f: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """The checked values of candidates X and their order, best first; the best so far
-        updated with them."""
+        and the last step's candidates (`final`) updated with them."""
         f = checked_values(f, len(X))
         order = np.argsort(self.sign * f, kind="stable")
+        self.final, self.final_f = X[order], f[order]
         if not self.sign * f[order[0]] >= self.sign * self.best_f:  # also true while NaN
             self.best_x, self.best_f = X[order[0]], float(f[order[0]])
         return f, order

@@ -40,6 +40,8 @@ class CEMResult:
     best_f: float
     history: pd.DataFrame
     elite: np.ndarray  # the last iteration's elite samples, best first
+    final: np.ndarray  # the last iteration's samples, best first
+    final_f: np.ndarray  # their values
 
 
 def elite_count(population: int, elite_frac: float = 0.2) -> int:
@@ -101,7 +103,7 @@ class CEM(BestSoFar):
 
     def tell(self, X: np.ndarray, f: ArrayLike) -> dict[str, float]:
         f, order = self.ranked(X, f)
-        self.elites = X[order[: self.n_elite]]
+        self.elites = self.final[: self.n_elite]
         s = self.smoothing
         self.mean = s * self.elites.mean(axis=0) + (1 - s) * self.mean
         std = s * self.elites.std(axis=0) + (1 - s) * self.std
@@ -129,6 +131,8 @@ class CEM(BestSoFar):
             best_f=self.best_f,
             history=history,
             elite=self.elites.copy(),
+            final=self.final.copy(),
+            final_f=self.final_f.copy(),
         )
 
 

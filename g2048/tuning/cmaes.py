@@ -39,6 +39,8 @@ class CMAResult:
     best_f: float
     history: pd.DataFrame
     elite: np.ndarray  # the last iteration's best mu candidates (cma's parents), best first
+    final: np.ndarray  # the last iteration's candidates, best first
+    final_f: np.ndarray  # their values
 
 
 class CMAES(BestSoFar):
@@ -88,7 +90,7 @@ class CMAES(BestSoFar):
     def tell(self, X: np.ndarray, f: ArrayLike) -> dict[str, float]:
         f, order = self.ranked(X, f)
         self.es.tell(list(X), list(self.sign * f))
-        self.elite = X[order[: self.es.sp.weights.mu]]
+        self.elite = self.final[: self.es.sp.weights.mu]
         return {
             "best_f": float(f[order[0]]),
             "mean_f": float(f.mean()),
@@ -108,6 +110,8 @@ class CMAES(BestSoFar):
             best_f=self.best_f,
             history=history,
             elite=self.elite.copy(),
+            final=self.final.copy(),
+            final_f=self.final_f.copy(),
         )
 
 

@@ -224,7 +224,7 @@ def fronts(seeds: int) -> tuple[list[dict], list[dict]]:
         score = np.sort(rng.uniform(3000, 32000, 30))
         F = np.column_stack([score, 7.5 + score / 9000, 100 + score / 20, 7 - score / 10000])
         runs.append({"seed": seed, "F": F.tolist(), "front": list(range(30))})
-        selected.append({"objectives": F[15].tolist()})
+        selected.append({"train": F[15].tolist()})
     return runs, selected
 
 
@@ -841,7 +841,7 @@ def test_pareto_fronts_name_the_objectives_and_mark_the_chosen_points() -> None:
     labels = {ax.get_xlabel() for ax in fig.axes} | {ax.get_ylabel() for ax in fig.axes}
     assert labels == {o.label for o in OBJECTIVES}
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert legend == ["seed 1", "seed 2", "balanced point (validated)"]
+    assert legend == ["seed 1", "seed 2", "the seed's pick"]
 
 
 def test_spread_keeps_order_and_gap_and_moves_the_least() -> None:

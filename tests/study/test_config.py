@@ -39,10 +39,13 @@ def test_shipped_configs_are_valid(name: str) -> None:
 
 def test_defaults_are_filled_in() -> None:
     config = smoke()
-    del config["tune"]["runs"][0]["reevaluate"]
+    for key in ("selection", "metric", "primary", "target_difference"):
+        del config["tune"][key]
     del config["validate"]["transfer_depths"]
     validate_config(config)
-    assert config["tune"]["runs"][0]["reevaluate"] == 100
+    assert config["tune"]["selection"] == {"candidates": 5, "games": 100}
+    assert config["tune"]["metric"] == "score" and config["tune"]["primary"] == "control"
+    assert config["tune"]["target_difference"] == 0.1
     assert config["validate"]["transfer_depths"] == []
     assert config["benchmark"]["entries"][0]["max_moves"] == 0
 
@@ -83,8 +86,14 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["tune"]["runs"][1].update(name="Cem"), "tune.runs[1].name"),
         (lambda c: c["tune"]["runs"][1].update(name="cem-s2"), "tune.runs[1]"),
         (lambda c: c["tune"]["runs"][1].update(name="nsga2"), "tune.runs[1].name"),
-        (lambda c: c["tune"]["runs"][1].update(reevaluate=-1), "tune.runs[1].reevaluate"),
-        (lambda c: c["tune"]["runs"][1].update(reevaluate=0), "tune.runs[1].reevaluate"),
+        (lambda c: c["tune"]["runs"][1].update(reevaluate=100), "tune.runs[1]"),
+        (lambda c: c["tune"]["runs"][1].update(metric="score"), "tune.runs[1]"),
+        (lambda c: c["tune"]["runs"][1].update(selection={"games": 3}), "tune.runs[1]"),
+        (lambda c: c["tune"]["selection"].update(candidates=0), "tune.selection.candidates"),
+        (lambda c: c["tune"]["selection"].update(games=0), "tune.selection.games"),
+        (lambda c: c["tune"].update(metric="moves"), "tune.metric"),
+        (lambda c: c["tune"].update(primary="pairs"), "tune.primary"),
+        (lambda c: c["tune"].update(target_difference=0), "tune.target_difference"),
         (lambda c: c["tune"]["runs"][1]["agent"].update(name="switching"),
          "tune.runs[1].agent.name"),
         (lambda c: c["tune"]["runs"][2].update(agent={"name": "expectimax", "star": True}),
@@ -163,7 +172,7 @@ def broken(edit) -> dict:  # noqa: ANN001
         (lambda c: c["benchmark"]["entries"][4]["agent"].update(step_cap=10**9),
          "benchmark.entries[4].agent.step_cap"),
         (lambda c: c["tune"]["runs"][0].update(max_moves=10**9), "tune.runs[0].max_moves"),
-        (lambda c: c["tune"]["runs"][0].update(reevaluate=10**9), "tune.runs[0].reevaluate"),
+        (lambda c: c["tune"]["selection"].update(games=10**9), "tune.selection.games"),
         (lambda c: c["tune"]["runs"][0].update(pop_size=10**6), "tune.runs[0].pop_size"),
         (lambda c: c["tune"]["runs"][0].update(generations=10**6), "tune.runs[0].generations"),
         (lambda c: c["tune"]["runs"][1].update(population=10**6), "tune.runs[1].population"),
@@ -257,9 +266,9 @@ def test_snakemakes_template_key_is_refused(tmp_path: Path) -> None:
 
 
 def test_runs_compared_with_one_another_need_equal_budgets() -> None:
-    """Runs that tune one evaluator are compared: unequal training games, or unequal selection
-    games where both are known before the runs, are refused naming both runs and both budgets;
-    runs of other evaluators, and NSGA-II's front of unknown size, are not held to them."""
+    """Runs that tune one evaluator are compared: unequal training games are refused naming
+    both runs and both budgets, to the game; runs of other evaluators are not held to them.
+    Selection is one rule for all (tune.selection), so its games are equal by construction."""
     config = smoke()
     runs = {run["name"]: run for run in config["tune"]["runs"]}
     validate_config(copy.deepcopy(config))  # cem, cmaes and random-search: 6 x 2 x 2 games each
@@ -270,16 +279,33 @@ def test_runs_compared_with_one_another_need_equal_budgets() -> None:
     )
     with pytest.raises(ConfigError, match=re.escape(message)):
         validate_config(copy.deepcopy(config))
-    runs["random-search"] |= {"iterations": 2, "reevaluate": 3}
-    with pytest.raises(ConfigError, match="selection budgets differ: 12 games against 15"):
-        validate_config(copy.deepcopy(config))
-    runs["random-search"] |= {"reevaluate": 2, "evaluator": "classic4", "iterations": 5}
+    runs["random-search"] |= {"evaluator": "classic4", "iterations": 5}
     validate_config(copy.deepcopy(config))  # alone on its evaluator
     runs["random-search"] |= {"evaluator": "nsga4", "iterations": 4, "population": 8}
     runs["random-search"]["max_moves"] = 2000  # nsga2's game: its default cap
-    validate_config(copy.deepcopy(config))  # nsga2's 8 x (3 + 1) x 2 games; its front unknown
+    validate_config(copy.deepcopy(config))  # nsga2's 8 x (3 + 1) x 2 games
     runs["random-search"]["iterations"] = 3
     with pytest.raises(ConfigError, match="runs nsga2 and random-search both tune nsga4"):
+        validate_config(copy.deepcopy(config))
+
+
+def test_every_run_offers_the_candidates_the_rule_plays() -> None:
+    """The selection rule plays each seed's `candidates` best final points: a run whose final
+    step holds fewer (its population) is refused by name; random search keeps as many as
+    asked."""
+    config = smoke()
+    config["tune"]["selection"]["candidates"] = 7  # cem and cmaes: 6 a step; nsga2: 8
+    message = (
+        "tune.runs[1]: run cem's final step holds 6 candidates, fewer than the 7 "
+        "tune.selection.candidates"
+    )
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        validate_config(copy.deepcopy(config))
+    for run in config["tune"]["runs"][1:]:  # cem, cmaes and random-search: equal budgets
+        run["population"] = 10
+    validate_config(copy.deepcopy(config))
+    config["tune"]["selection"]["candidates"] = 9
+    with pytest.raises(ConfigError, match="run nsga2's final step holds 8 candidates"):
         validate_config(copy.deepcopy(config))
 
 

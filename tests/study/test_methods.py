@@ -17,6 +17,7 @@ from g2048.report.tables import tuning_table
 from g2048.study import config as study
 from g2048.study.config import ConfigError, load_schema, validate_config
 from g2048.study.methods import METHODS, Key, Tuned, WeightMethod, get_method
+from g2048.study.methods.base import SearchRun
 from g2048.study.objectives import CEMObjective
 from g2048.study.results import read_history, read_selection, read_tune, write_csv, write_json
 from g2048.study.stages import select, tune
@@ -140,6 +141,7 @@ class RandomSearch(WeightMethod):
     }
     result_keys = ("best_x", "best_f")
     history_columns = ("round", "best_f")
+    objective_class = CEMObjective
 
     def judged_by(self, settings: dict) -> str:
         return "log2_max_tile"
@@ -148,11 +150,15 @@ class RandomSearch(WeightMethod):
         options = self.options(settings)
         return options["samples"] * options["rounds"] * settings["games"]
 
+    def final_size(self, settings: dict) -> int:
+        return settings["samples"]
+
     def search(  # noqa: ANN001
-        self, evaluator, *, agent, games, samples, rounds, seed, reevaluate, progress, resume,
+        self, evaluator, *, agent, games, samples, rounds, seed, selection, progress, resume,
         **settings,
     ) -> Tuned:  # fmt: skip
-        """Runs whole or not at all: it takes no checkpoint (`resume`)."""
+        """Runs whole or not at all: it takes no checkpoint (`resume`); its last round's
+        samples, best first, are its final candidates (the study's rule picks among them)."""
         objective = CEMObjective(evaluator, agent, games, run_seed=seed, **settings)
         bounds = objective.evaluator.bounds
         rng = np.random.default_rng(seed)
@@ -164,10 +170,8 @@ class RandomSearch(WeightMethod):
                 best_x, best_f = X[int(np.argmax(f))], float(f.max())
             rows.append({"round": r, "best_f": best_f})
         result = SearchResult(best_x, best_f, pd.DataFrame(rows))
-        return Tuned(result, None, objective.games_played)
-
-    def select(self, tuned: dict) -> dict:
-        return {"evaluator": tuned["settings"]["evaluator"], "weights": tuned["best_x"]}
+        order = np.argsort(-f, kind="stable")
+        return SearchRun(objective, seed, selection).finish(result, X[order], f[order])
 
 
 def test_a_new_method_needs_only_its_class_and_its_registry_entry(
@@ -192,14 +196,17 @@ def test_a_new_method_needs_only_its_class_and_its_registry_entry(
     assert description == "rs (required): candidates."
 
     settings = validated["tune"]["runs"][-1]
-    data, history = tune("random", settings, 1, 7, 1, lambda _: None)
-    assert data["games_played"] == 2 * 6 * 2  # two rounds (the default) of six two-game samples
+    rule = study.selection_rule(validated)  # the smoke study's: 2 candidates, 2 games each
+    data, history, cost = tune("random", settings, 1, 2048, 1, lambda _: None, rule)
+    assert data["train_games"] == 2 * 6 * 2  # two rounds (the default) of six two-game samples
+    assert data["selection_games"] == 2 * 2 and cost.loc[0, "cpu_seconds"] > 0
     write_json(tmp_path / "seed1.json", data)
     write_csv(tmp_path / "seed1_history.csv", history)
-    result = read_tune(tmp_path / "seed1.json")
+    result = read_tune(tmp_path / "seed1.json", study.run_record(validated, "random"), 1)
     assert read_history(tmp_path / "seed1_history.csv", "rs").shape == (2, 2)
     selected = select(result)
     write_json(tmp_path / "select.json", selected)
-    assert read_selection(tmp_path / "select.json")["weights"] == result["best_x"]
-    table = tuning_table([selected], [1.0])
+    best = int(np.argmax(result["reevaluation"]["metric"]))
+    assert read_selection(tmp_path / "select.json")["weights"] == result["reevaluation"]["X"][best]
+    table = tuning_table([selected])
     assert table.loc[0, "method"] == "rs" and table.loc[0, "evaluator"] == "cem8"

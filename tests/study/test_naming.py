@@ -10,7 +10,7 @@ import yaml
 from g2048.agents import AgentConfig
 from g2048.evaluators import EVALUATOR_NAMES
 from g2048.report import figures
-from g2048.report.tables import describe_agent, tuning_table
+from g2048.report.tables import describe_agent
 from g2048.study.config import (
     load_schema,
     network_pairs,
@@ -58,18 +58,23 @@ def test_weight_specs_parse_and_print_back(text: str) -> None:
 def test_weight_specs_know_their_kind_and_refuse_other_text() -> None:
     assert parse_weights("front:nneonneo-nsga2") == WeightSpec("front", "nneonneo-nsga2")
     assert parse_weights("front:nsga2").switching and not parse_weights("tuned:cem").switching
+    kinds = {spec: parse_weights(f"{spec}:nsga2").entry for spec in ("tuned", "front", "balanced")}
+    assert kinds == {"tuned": "weights", "front": "switching", "balanced": "balanced"}
     assert parse_weights([1.0, 2.0]) is None and parse_weights(None) is None
     for text in ("tuned:", "best:cem", "tuned:Cem", "tuned:cem-", "tuned:cem nsga2"):
-        with pytest.raises(ValueError, match="weights must be numbers, tuned:<run> or front"):
+        with pytest.raises(ValueError, match="weights must be numbers, tuned:<run>, front"):
             parse_weights(text)
 
 
 def test_selected_weights_reads_the_vector_or_the_switching_rows() -> None:
-    selection = {"weights": [1, 2], "switching": [[1, 2], [3, 4], [5, 6]]}
-    np.testing.assert_array_equal(selected_weights(selection, False), [1.0, 2.0])
-    assert selected_weights(selection, True).shape == (3, 2)
+    selection = {"weights": [1, 2], "balanced": [3, 4], "switching": [[1, 2], [3, 4], [5, 6]]}
+    np.testing.assert_array_equal(selected_weights(selection), [1.0, 2.0])
+    np.testing.assert_array_equal(selected_weights(selection, "balanced"), [3.0, 4.0])
+    assert selected_weights(selection, "switching").shape == (3, 2)
     with pytest.raises(ValueError, match="no 'switching' entry"):
-        selected_weights({"weights": [1, 2]}, True)
+        selected_weights({"weights": [1, 2]}, "switching")
+    with pytest.raises(ValueError, match="'balanced' entry must hold a list of numbers"):
+        selected_weights(selection | {"balanced": [[1, 2]]}, "balanced")
 
 
 def test_tuning_purposes_name_the_run_and_the_step() -> None:
@@ -79,17 +84,8 @@ def test_tuning_purposes_name_the_run_and_the_step() -> None:
 
 def test_objectives_are_named_once_for_tables_and_figures() -> None:
     assert OBJECTIVE_NAMES == ("score", "log2_max_tile", "moves", "empty_mean")
-    run = {
-        "run": "nsga2",
-        "method": "nsga2",
-        "seed": 1,
-        "evaluator": "nsga4",
-        "weights": [0.25] * 4,
-    }
-    table = tuning_table([run | {"objectives": [1.0, 2.0, 3.0, 4.0]}], [1.0])
-    assert list(table.columns[5:9]) == list(OBJECTIVE_NAMES)
     front = {"seed": 1, "F": [[1, 2, 3, 4], [2, 1, 3, 4]], "front": [0, 1]}
-    fig = figures.pareto_fronts([front], [{"objectives": [1, 2, 3, 4]}])
+    fig = figures.pareto_fronts([front], [{"train": [1, 2, 3, 4]}])
     labels = {ax.get_xlabel() for ax in fig.axes} | {ax.get_ylabel() for ax in fig.axes}
     assert labels == {o.label for o in OBJECTIVES}
 

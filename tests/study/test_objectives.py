@@ -16,6 +16,7 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators import get_evaluator
 from g2048.play import play_games
 from g2048.study.methods import METHODS
+from g2048.study.methods.base import SelectionRule
 from g2048.study.naming import tuning_purpose
 from g2048.study.objectives import SEED003_LOOKAHEAD, CEMObjective, NSGA2Objective
 from g2048.study.stages import tune
@@ -25,6 +26,7 @@ GREEDY = AgentConfig("greedy")
 GAME_COLUMNS = ["seed", "score", "max_tile", "moves", "empty_mean", "nodes", "overflow"]
 
 tune_nsga2, tune_cem, tune_cmaes = (METHODS[m].search for m in ("nsga2", "cem", "cmaes"))
+RULE = {"candidates": 3, "games": 3, "metric": "score"}  # the selection rule of these runs
 
 
 def box_points(n: int, d: int = 4, seed: int = 0) -> np.ndarray:
@@ -168,7 +170,7 @@ def test_changing_the_study_seed_changes_the_tuning_run() -> None:
 def test_the_tune_stage_seeds_its_games_from_the_study_seed() -> None:
     settings = {"method": "cem", "evaluator": "cem8", "agent": {"name": "greedy"}}
     settings |= {"population": 4, "iterations": 1, "games": 1, "max_moves": 50}
-    runs = [tune("cem", settings, 1, study_seed, 1, lambda _: None) for study_seed in (1, 2)]
+    runs = [tune("cem", settings, 1, study_seed, 1, lambda _: None, RULE) for study_seed in (1, 2)]
     assert runs[0][0]["study_seed"] == 1
     assert not runs[0][1].equals(runs[1][1])
 
@@ -283,40 +285,48 @@ def test_cmaes_solves_a_toy_problem_in_the_unit_box() -> None:
 
 
 @pytest.mark.parametrize("tuner", [tune_nsga2, tune_cem, tune_cmaes])
-def test_reevaluation_plays_the_final_candidates_on_fresh_seeds(tuner) -> None:  # noqa: ANN001
+def test_selection_plays_the_first_k_final_candidates_on_fresh_seeds(tuner) -> None:  # noqa: ANN001
+    """The rule's K candidates are the method's best final points by its own ranking (NSGA-II:
+    its population in survival order; CEM and CMA-ES: the last iteration's best by training
+    value), each played on the same selection games, disjoint from the training ones: their
+    objective values and mean score there, their training values carried over unplayed."""
     size = {"pop_size": 4, "generations": 1} if tuner is tune_nsga2 else {"population": 4}
     kwargs = dict(games=2, max_moves=60, seed=2, study_seed=9, fresh_seeds=False, **size)
     if tuner is not tune_nsga2:
         kwargs["iterations"] = 2
     plain = tuner(**kwargs)
-    tuned = tuner(**kwargs, reevaluate=3)
+    tuned = tuner(**kwargs, selection=SelectionRule(**RULE))
     again = tuned.reevaluation
     assert plain.reevaluation is None
-    extra = len(again.X) * (2 + 3)  # each candidate: the last training seeds, 3 fresh ones
-    assert tuned.games_played == plain.games_played + extra
-    if tuner is tune_nsga2:  # the front, and on fixed seeds its training values come back
-        np.testing.assert_array_equal(again.X, tuned.result.X[tuned.result.rank == 0])
-        np.testing.assert_array_equal(again.train, tuned.result.F[tuned.result.rank == 0])
-    else:  # the mean, then the last elite
-        np.testing.assert_array_equal(again.X[0], tuned.result.mean)
-        np.testing.assert_array_equal(again.X[1:], tuned.result.elite)
+    assert tuned.games_played == plain.games_played + 3 * 3  # 3 candidates, 3 games each
+    result = tuned.result
+    if tuner is tune_nsga2:  # survival order: the first front by crowding, then the next
+        np.testing.assert_array_equal(again.X, result.X[:3])
+        np.testing.assert_array_equal(again.train, result.F[:3])
+        assert np.all(np.diff(result.rank) >= 0)
+    else:  # the last iteration, best first by the tuner's own values
+        np.testing.assert_array_equal(again.X, result.final[:3])
+        np.testing.assert_array_equal(again.train, result.final_f[:3])
+        assert np.all(np.diff(result.final_f) <= 0)
     run = {tune_nsga2: "nsga2", tune_cem: "cem", tune_cmaes: "cmaes"}[tuner]
     objective = (NSGA2Objective if tuner is tune_nsga2 else CEMObjective)(
         games=3, study_seed=9, run_seed=2, run=run, max_moves=60
     )
     fresh = objective.fresh_seeds_of(3)
     assert not set(fresh) & set(objective.seeds(0))
-    np.testing.assert_array_equal(again.fresh, objective.measure(objective.play(again.X, fresh)))
+    frames = objective.play(again.X, fresh)
+    np.testing.assert_array_equal(again.fresh, objective.measure(frames))
+    np.testing.assert_array_equal(again.metric, [f.score.mean() for f in frames])
 
 
-KILLED_TUNE = """
+KILLED_TUNE = f"""
 import os, signal, sys
 from g2048.study.stages import tune
 settings, checkpoint = eval(sys.argv[1]), sys.argv[2]
 def log(line):
     if line.startswith(("gen 3/", "iter 4/")):  # step 3 told, not yet saved
         os.kill(os.getpid(), signal.SIGKILL)
-tune(settings["method"], settings, 3, 5, 1, log, checkpoint)
+tune(settings["method"], settings, 3, 5, 1, log, {RULE!r}, checkpoint)
 """
 KILLED_RUNS = {
     "nsga2": {"pop_size": 6, "generations": 5, "evaluator": "nsga4", "fresh_seeds": True},
@@ -335,7 +345,7 @@ def test_a_killed_tuning_job_resumes_to_the_uninterrupted_result(
     replays steps 0 to 2, moves its game counter past their games and ends equal to an
     uninterrupted run, games played included."""
     settings = {"method": method, "agent": {"name": "greedy"}, "games": 2, "max_moves": 60}
-    settings |= KILLED_RUNS[method] | {"reevaluate": 2}
+    settings |= KILLED_RUNS[method]
     checkpoint = tmp_path / "run.npz"
     proc = subprocess.run(
         [sys.executable, "-c", KILLED_TUNE, repr(settings), str(checkpoint)],
@@ -344,9 +354,9 @@ def test_a_killed_tuning_job_resumes_to_the_uninterrupted_result(
     )
     assert proc.returncode == -signal.SIGKILL
     lines: list[str] = []
-    got = tune(method, settings, 3, 5, 1, lines.append, str(checkpoint))
+    got = tune(method, settings, 3, 5, 1, lines.append, RULE, str(checkpoint))
     assert f"resumed from {checkpoint} after 3 steps" in lines
-    want = tune(method, settings, 3, 5, 1, lambda _: None)
+    want = tune(method, settings, 3, 5, 1, lambda _: None, RULE)
     pd.testing.assert_frame_equal(got[1], want[1], check_exact=True)
     assert as_json(got[0]) == as_json(want[0])
 
@@ -355,23 +365,27 @@ def as_json(data: dict) -> str:
     return json.dumps(data, default=lambda a: np.asarray(a).tolist(), sort_keys=True)
 
 
-def test_random_search_plays_the_games_cem_plays_and_picks_its_best_fresh_candidate() -> None:
-    """The control's budget equals CEM's at equal settings (training games and re-evaluated
-    candidates), and its pick is the archive point with the best fresh value."""
+def test_random_search_plays_the_games_cem_plays_and_keeps_its_best_k() -> None:
+    """The control's budget equals CEM's at equal settings (training and selection games),
+    its final candidates are its K best samples ever, and its pick the one of best mean score
+    on the selection games."""
     settings = {"agent": {"name": "greedy"}, "evaluator": "cem8", "games": 2, "max_moves": 60}
-    settings |= {"population": 10, "iterations": 3, "reevaluate": 3}
-    control, history = tune("random", settings | {"method": "random"}, 1, 5, 1, lambda _: None)
-    cem_run, _ = tune("cem", settings | {"method": "cem"}, 1, 5, 1, lambda _: None)
-    # 3 iterations of 10 candidates on 2 games; 3 candidates again on those 2 and 3 fresh games
-    assert control["games_played"] == cem_run["games_played"] == 3 * 10 * 2 + 3 * (2 + 3)
+    settings |= {"population": 10, "iterations": 3}
+    control, history, _ = tune(
+        "random", settings | {"method": "random"}, 1, 5, 1, lambda _: None, RULE
+    )
+    cem_run, _, _ = tune("cem", settings | {"method": "cem"}, 1, 5, 1, lambda _: None, RULE)
+    # 3 iterations of 10 candidates on 2 games; 3 candidates on 3 selection games
+    assert control["games_played"] == cem_run["games_played"] == 3 * 10 * 2 + 3 * 3
     incumbents = [f"incumbent_{k}" for k in range(8)]  # each step's best sample, as weights
     assert list(history.columns) == [*METHODS["random"].history_columns, *incumbents]
     archive = np.asarray(control["archive"])
-    assert len(archive) == 1 + 2  # the incumbent and as many as CEM's elite (2 of 10)
+    assert len(archive) == 3  # the rule's candidates
     np.testing.assert_array_equal(archive[0], control["best_x"])
+    np.testing.assert_array_equal(control["reevaluation"]["X"], archive)
     pick = METHODS["random"].select(control)
-    fresh = np.asarray(control["reevaluation"]["fresh"])
-    np.testing.assert_array_equal(pick["weights"], archive[int(np.argmax(fresh))])
+    metric = np.asarray(control["reevaluation"]["metric"])
+    np.testing.assert_array_equal(pick["weights"], archive[int(np.argmax(metric))])
     bounds = get_evaluator("cem8").bounds
     assert np.all((bounds[:, 0] <= archive) & (archive <= bounds[:, 1]))
 
@@ -386,16 +400,16 @@ BUDGETED = {
 
 @pytest.mark.parametrize("method", BUDGETED)
 def test_a_run_plays_the_games_its_method_budgets(method: str) -> None:
-    """What a method says a run costs before it runs (training games; selection games where
-    known in advance) is what the run counts: the config's budget check rests on it."""
+    """What a method says a run costs before it runs (training games) and the rule's selection
+    games are what the run counts: the config's budget check rests on it."""
     settings = {"method": method, "agent": {"name": "greedy"}, "games": 2, "max_moves": 40}
-    settings |= BUDGETED[method] | {"reevaluate": 3}
-    data, history = tune(method, settings, 2, 5, 1, lambda _: None)
+    settings |= BUDGETED[method]
+    data, history, cost = tune(method, settings, 2, 5, 1, lambda _: None, RULE)
     m = METHODS[method]
     assert data["train_games"] == m.training_games(settings) == history.evaluations.iloc[-1] * 2
-    candidates = len(data["reevaluation"]["X"])
-    assert data["selection_games"] == candidates * (2 + 3)
-    assert m.selection_games(settings) in (None, data["selection_games"])
+    assert len(data["reevaluation"]["X"]) == 3
+    assert data["selection_games"] == SelectionRule(**RULE).selection_games == 3 * 3
     assert data["games_played"] == data["train_games"] + data["selection_games"]
-    if method != "nsga2":  # the single-objective methods re-evaluate as many as CEM's 1 + 2
-        assert candidates == 3 and m.selection_games(settings) == 15
+    assert data["selection"] == RULE
+    assert list(cost.columns) == ["run", "seed", "warmup_seconds", "wall_seconds", "cpu_seconds"]
+    assert (cost[["warmup_seconds", "wall_seconds", "cpu_seconds"]] > 0).all(axis=None)

@@ -230,10 +230,13 @@ def test_a_tuning_run_is_checked_against_the_config(
     offers for selection is valid, else it (not the selection made from it) is named."""
     record = run_record(smoke, "nsga2")
     run = nsga2_run | {"rank": [0, 0, 0, 1], "ref_point": [0, 0, 0, 0], "study_seed": 2048}
-    run["settings"] = record["settings"]
+    run |= {"settings": record["settings"], "selection": record["selection"]}
     path = tmp_path / "seed1.json"
     write_json(path, run)
     assert read_tune(path, record, 1)["run"] == "nsga2"
+    write_json(path, run | {"selection": record["selection"] | {"games": 3}})
+    fails(lambda: read_tune(path, record, 1), 'records the selection rule {"candidates": 2, '
+          '"games": 3, "metric": "score"}; the config\'s is')  # fmt: skip
     write_json(path, run | {"settings": record["settings"] | {"games": 3}})
     fails(lambda: read_tune(path, record, 1), "settings other than the config's for run nsga2 "
           "(games: 3 here, 2 in the config)")  # fmt: skip

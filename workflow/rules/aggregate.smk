@@ -74,7 +74,7 @@ rule table_methods:
         candidates=TEST_SETS,
         runs=replicates.tuned_runs(config),
         baselines=replicates.evaluator_baselines(config),
-        target=config["validate"]["target_difference"],
+        target=config["tune"]["target_difference"],
         games=config["validate"]["games"],
         study_seed=config["study_seed"],
         code=CODE,
@@ -161,7 +161,9 @@ rule table_tuning:
     input:
         selected=expand("results/select/{r}/seed{s}.json", r=RUNS, s=SEEDS),
         runs=expand("results/tune/{r}/seed{s}.json", r=RUNS, s=SEEDS),
-        timings=expand("benchmarks/tune/{r}/seed{s}.tsv", r=RUNS, s=SEEDS),
+        costs=expand("results/tune/{r}/seed{s}_cost.csv", r=WEIGHT_RUNS, s=SEEDS),
+        timings=expand("benchmarks/tune/{r}/seed{s}.tsv", r=SECTION_RUNS, s=SEEDS),
+        tests=expand("results/test/{c}.csv", c=study.tuned_candidates(config)),
         validation="results/tables/validation.csv",
         provenance="results/provenance/summary.json",
     output:
@@ -177,6 +179,9 @@ rule table_tuning:
     params:
         records=run_records(),
         jobs=[(r, s) for r in RUNS for s in SEEDS],
+        tested=study.tuned_candidates(config),
+        games=config["validate"]["games"],
+        study_seed=config["study_seed"],
         code=CODE,
     script:
         "../scripts/table_tuning.py"

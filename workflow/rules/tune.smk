@@ -2,6 +2,7 @@ rule tune:
     output:
         result="results/tune/{run}/seed{seed}.json",
         history="results/tune/{run}/seed{seed}_history.csv",
+        cost="results/tune/{run}/seed{seed}_cost.csv",
         provenance="results/provenance/tune/{run}/seed{seed}.json",
     log:
         "logs/tune/{run}/seed{seed}.log",
@@ -15,6 +16,7 @@ rule tune:
         runtime=120,
     params:
         settings=lambda wildcards: study.run_settings(config, wildcards.run),
+        selection=study.selection_rule(config),
         study_seed=config["study_seed"],
         checkpoint=lambda wildcards: f"checkpoints/{wildcards.run}/seed{wildcards.seed}.npz",
         engine=ENGINE,

@@ -13,11 +13,11 @@ write_record(sm.output.provenance, sm.output.games)
 entry = sm.params.entry
 spec = parse_weights(entry.get("weights"))
 weights = entry.get("weights")  # its own numbers, or None: the evaluator's defaults
-if spec is not None:  # the run's pick: its vector, switching rows or network, checked
+if spec is not None:  # the run's pick: its vector, balanced point, switching rows or network
     _, weights = tuned_weights(
         sm.input.tuned,
         sm.params.record,
-        switching=spec.switching,
+        entry=spec.entry,
         networks=sm.input.get("networks", []),
         runs=sm.input.get("runs", []),
         seed_selections=sm.input.get("seed_selections", []),

@@ -21,6 +21,7 @@ table = held_out_progress(
     sm.params.progress["games"],
     sm.threads,
     log,
+    record["selection"]["metric"],
 )
 write_csv(sm.output.progress, table)
 log("done")

@@ -38,7 +38,8 @@ from g2048.study.naming import OBJECTIVES, objective_label
 
 def pareto_fronts(runs: list[dict], selected: list[dict]) -> Figure:
     """Pairwise scatter of the NSGA-II first fronts of every seed (a colour and marker per seed,
-    up to 8); each seed's balanced point as a star."""
+    up to 8), on the values the run trained on; each seed's pick (the selection rule's) as a
+    star at its training values."""
     pairs = list(combinations(range(len(OBJECTIVES)), 2))
     fig = new_figure(PAGE, 4.6)
     axes = fig.subplots(2, 3)
@@ -46,7 +47,7 @@ def pareto_fronts(runs: list[dict], selected: list[dict]) -> Figure:
     for k, (run, sel) in enumerate(zip(runs, selected, strict=True)):
         st = series_style(k)
         F = np.asarray(run["F"])[np.asarray(run["front"])]
-        star = np.asarray(sel["objectives"])
+        star = np.asarray(sel["train"])
         for ax, (i, j) in zip(axes.flat, pairs, strict=True):
             points = ax.scatter(
                 F[:, i], F[:, j], s=7, marker=st.marker, color=st.color, alpha=0.7, linewidths=0
@@ -67,7 +68,7 @@ def pareto_fronts(runs: list[dict], selected: list[dict]) -> Figure:
         ax.set_xlabel(OBJECTIVES[i].label)
         ax.set_ylabel(OBJECTIVES[j].label)
     chosen = marker_handle(
-        "balanced point (validated)",
+        "the seed's pick",
         marker="*",
         markersize=7,
         color="white",

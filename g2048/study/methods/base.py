@@ -5,13 +5,16 @@ the result readers, the tables and figures ask the method instead of comparing i
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from g2048 import source_digest
 from g2048.agents import AgentConfig
@@ -75,11 +78,40 @@ def with_weights(
     return history.assign(**{f"{INCUMBENT}{k}": W[:, k] for k in range(W.shape[1])})
 
 
+def pick_best(values: ArrayLike) -> int:
+    """Index of the candidate the selection rule picks from their mean metric values: the
+    best (the first of a tie)."""
+    return int(np.argmax(np.asarray(values, dtype=float)))
+
+
+@dataclass(frozen=True)
+class SelectionRule:
+    """The one rule by which every weight-tuning method picks a seed's weights (the config's
+    `tune.selection` and `tune.metric`): the `candidates` best points its final step holds, by
+    the method's own ranking, each play the same `games` fresh games of the run's game (its
+    selection games), and the best mean `metric` wins."""
+
+    candidates: int
+    games: int
+    metric: str = "score"
+
+    def __post_init__(self) -> None:
+        if self.candidates < 1 or self.games < 1:
+            raise ValueError(
+                f"selection needs candidates and games >= 1, got {self.candidates}, {self.games}"
+            )
+
+    @property
+    def selection_games(self) -> int:
+        """The games a seed's selection plays: every candidate plays every selection game."""
+        return self.candidates * self.games
+
+
 @dataclass(frozen=True)
 class RunSeed:
     """One seed of a run, as a job runs it: the run's name and settings (its config entry),
-    the optimiser's seed, the study seed its games' seeds derive from, the threads it may use
-    and where it logs."""
+    the optimiser's seed, the study seed its games' seeds derive from, the threads it may use,
+    where it logs, and the study's selection rule (None: the run selects nothing)."""
 
     run: str
     settings: dict
@@ -87,13 +119,14 @@ class RunSeed:
     study_seed: int
     threads: int
     log: Log
+    selection: SelectionRule | None = None
 
 
 @dataclass(frozen=True)
 class Tuned:
     """What a tuning run yields: the optimiser's result, the re-evaluation of its final
-    candidates (None without one), the games played in all and those of the re-evaluation
-    (selection's games)."""
+    candidates on the selection games (None without one), the games played in all and those
+    of the re-evaluation (selection's games)."""
 
     result: Any
     reevaluation: Reevaluation | None
@@ -101,29 +134,23 @@ class Tuned:
     selection_games: int = 0
 
 
-def reevaluated(
-    objective: GameObjective, result: object, candidates: np.ndarray, reevaluate: int
-) -> Tuned:
-    """The Tuned of a finished run: its final `candidates` re-evaluated on `reevaluate` fresh
-    games each (none when 0)."""
-    if reevaluate < 0:
-        raise ValueError(f"reevaluate must be >= 0, got {reevaluate}")
-    trained = objective.games_played
-    again = objective.reevaluate(candidates, reevaluate) if reevaluate else None
-    return Tuned(result, again, objective.games_played, objective.games_played - trained)
-
-
 @dataclass(frozen=True)
 class SearchRun:
     """What a method's search hands its optimiser beside the method's own options: the
-    objective the candidates play, the optimiser's seed, the fresh games each final candidate
-    plays (`reevaluate`), where progress lines go and where the checkpoint is kept."""
+    objective the candidates play, the optimiser's seed, the selection rule its final
+    candidates follow (None: no selection games), where progress lines go and where the
+    checkpoint is kept."""
 
     objective: GameObjective
     seed: int
-    reevaluate: int = 0
+    selection: SelectionRule | None = None
     progress: Log | None = None
     resume: Resume | None = None
+
+    @property
+    def finalists(self) -> int:
+        """How many final candidates the method offers: the rule's, or 1 without a rule."""
+        return 1 if self.selection is None else self.selection.candidates
 
     def loop(self) -> dict:
         """The optimiser's arguments every method passes alike: its seed, maximising, and the
@@ -131,9 +158,22 @@ class SearchRun:
         checkpoint = resumable(self.objective, self.resume, self.progress)
         return {"seed": self.seed, "maximize": True, **checkpoint}
 
-    def finish(self, result: object, candidates: np.ndarray) -> Tuned:
-        """The run's Tuned: its final `candidates` re-evaluated (`reevaluated`)."""
-        return reevaluated(self.objective, result, candidates, self.reevaluate)
+    def finish(self, result: object, candidates: np.ndarray, train: np.ndarray) -> Tuned:
+        """The run's Tuned: the first `finalists` of its final `candidates` (weights as played,
+        best first by the method's own ranking, with their training values `train`) played
+        on the selection games, when the run has a selection rule."""
+        trained = self.objective.games_played
+        again = None
+        if self.selection is not None:
+            k = self.selection.candidates
+            if len(candidates) < k:
+                raise ValueError(
+                    f"the run's final step holds {len(candidates)} candidates, not {k}"
+                )
+            rule = self.selection
+            again = self.objective.reevaluate(candidates[:k], train[:k], rule.games, rule.metric)
+        played = self.objective.games_played
+        return Tuned(result, again, played, played - trained)
 
 
 class Method:
@@ -181,7 +221,8 @@ class Method:
         return settings["evaluator"]
 
     def judged_by(self, settings: dict) -> str:
-        """What selection judges the run's candidates by (an objective's name)."""
+        """What the method's own search maximises (an objective's name); a seed's pick is made
+        by the study's metric all the same (`SelectionRule`)."""
         raise NotImplementedError
 
     def switches(self, evaluator: str) -> bool:
@@ -194,9 +235,9 @@ class Method:
 
     def selection_value(self, selected: dict) -> float:
         """What a seed's selection is worth when the run's pick is chosen among its seeds: its
-        value on the run's selection games (`fresh`, played with the agent and depth the run
-        was tuned with), never on the test games that report it."""
-        return self.headline(selected["fresh"])
+        mean metric on the run's selection games (played with the agent and depth the run was
+        tuned with), never on the test games that report it."""
+        return float(selected["metric"])
 
     def select(self, tuned: dict) -> dict:
         """What a run's selection offers beyond its name: `evaluator`, `weights` and the
@@ -211,6 +252,34 @@ class WeightMethod(Method):
     # the keys of a tuning run common to every method (the rest: the method's `keys`)
     RUN_KEYS = ("name", "method", "evaluator", "agent", "games")
     objective_class: type[GameObjective] = GameObjective  # what a candidate's games measure
+    selection_keys = ("train", "fresh", "metric")
+
+    def final_size(self, settings: dict) -> int | None:
+        """How many candidates a run's final step holds (its population), which bounds the
+        selection rule's `candidates`; None where any number can be kept (random search)."""
+        return None
+
+    def unevaluated_pick(self, tuned: dict) -> object:
+        """A run's pick when it played no selection games: its best final candidate."""
+        raise NotImplementedError
+
+    def select(self, tuned: dict) -> dict:
+        """The study's one pick rule (`SelectionRule.pick`): of the final candidates the run
+        played on its selection games, the best by mean metric, with its training value
+        (`train`, the tuner's own), its value of the method's objective on the selection games
+        (`fresh`) and its mean metric there (`metric`); without selection games, the method's
+        `unevaluated_pick`."""
+        out = {"evaluator": tuned["settings"]["evaluator"]}
+        again = tuned.get("reevaluation")
+        if again is None:
+            return out | {"weights": self.unevaluated_pick(tuned)}
+        best = pick_best(again["metric"])
+        return out | {
+            "weights": np.asarray(again["X"])[best],
+            "train": again["train"][best],
+            "fresh": again["fresh"][best],
+            "metric": again["metric"][best],
+        }
 
     def objective(
         self,
@@ -232,7 +301,6 @@ class WeightMethod(Method):
         """The objective through which the run `run` (`settings`: its `tune.runs` entry) with
         optimiser seed `seed` plays: its agent, evaluator, move cap and games' seeds."""
         common = self.common_settings(settings)
-        common.pop("reevaluate", None)
         agent = AgentConfig(**settings["agent"])
         return self.objective(
             settings["evaluator"],
@@ -259,19 +327,13 @@ class WeightMethod(Method):
 
     def common_settings(self, settings: dict) -> dict:
         """The settings of a `tune.runs` entry that every method's search takes the same way
-        (max_moves, fresh_seeds, reevaluate, ...): neither the run's keys nor the method's."""
+        (max_moves, fresh_seeds, ...): neither the run's keys nor the method's."""
         return {k: v for k, v in settings.items() if k not in (*self.RUN_KEYS, *self.keys)}
 
     def training_games(self, settings: dict) -> int:
         """The games a run of these settings plays in training: its budget, equal among the
         runs the study compares (each candidate of each step plays the run's `games`)."""
         raise NotImplementedError
-
-    def selection_games(self, settings: dict) -> int | None:
-        """The games its re-evaluation plays (each re-evaluated candidate plays the last
-        training step's games and `reevaluate` fresh ones), or None where the number of
-        candidates is known only once the run has run (NSGA-II's front)."""
-        return None
 
     def search(
         self,
@@ -280,7 +342,7 @@ class WeightMethod(Method):
         agent: AgentConfig | None = None,
         games: int = 3,
         seed: int,
-        reevaluate: int = 0,
+        selection: SelectionRule | None = None,
         progress: Log | None = None,
         resume: Resume | None = None,
         **settings: Any,
@@ -288,14 +350,15 @@ class WeightMethod(Method):
         """Run the optimiser over the weights of `evaluator` played by `agent` (by default
         its source's: the objective's `defaults`), `games` games a candidate. `settings` hold
         the method's options (`optimise`'s keywords) and the objective's (study_seed, run,
-        max_moves, fresh_seeds, threads, ...). With `reevaluate`, the final candidates play
-        that many fresh games each; with `resume` the loop keeps a checkpoint there and
-        resumes from it (`resumable`); `progress` gets one line per step."""
+        max_moves, fresh_seeds, threads, ...). With `selection`, the final candidates play
+        the rule's selection games (`SearchRun.finish`); with `resume` the loop keeps a
+        checkpoint there and resumes from it (`resumable`); `progress` gets one line per
+        step."""
         own = inspect.signature(self.optimise).parameters.values()
         names = {p.name for p in own if p.kind is p.KEYWORD_ONLY}
         options = {k: settings.pop(k) for k in list(settings) if k in names}
         objective = self.objective(evaluator, agent, games, seed, **settings)
-        return self.optimise(SearchRun(objective, seed, reevaluate, progress, resume), **options)
+        return self.optimise(SearchRun(objective, seed, selection, progress, resume), **options)
 
     def optimise(self, search: SearchRun, **options: Any) -> Tuned:
         """The method's optimiser on the objective of `search`, with the method's `options`
@@ -307,12 +370,24 @@ class WeightMethod(Method):
         attributes named by `result_keys`."""
         return {key: getattr(result, key) for key in self.result_keys}
 
-    def tune(self, job: RunSeed, checkpoint: str | None = None) -> tuple[dict, pd.DataFrame]:
+    def warm_up(self, job: RunSeed) -> None:
+        """Compile (or load from numba's cache) every kernel a run of `job` needs, so that
+        its cost counts its tuning alone: one short game of its game (`GameObjective.warm_up`)."""
+        self.run_objective(job.run, job.settings, job.seed, job.study_seed).warm_up()
+
+    def tune(
+        self, job: RunSeed, checkpoint: str | None = None
+    ) -> tuple[dict, pd.DataFrame, dict[str, float]]:
         """One run (`job.settings`: an entry of the config's `tune.runs`, named `job.run`) with
-        optimiser seed `job.seed`, its games seeded from `job.study_seed` and the run's name:
-        (result for JSON, per-step history). With `checkpoint` (a file), a killed run resumes
-        from its last finished step to the result an uninterrupted run gives."""
+        optimiser seed `job.seed`, its games seeded from `job.study_seed` and the run's name,
+        its final candidates selected by `job.selection`: (result for JSON, per-step history,
+        cost). The cost is the seconds of the warm-up (`warm_up`) and, after it, the wall and
+        CPU seconds (all threads) of tuning and selection. With `checkpoint` (a file), a killed
+        run resumes from its last finished step to the result an uninterrupted run gives."""
         run, settings, seed, study_seed = job.run, job.settings, job.seed, job.study_seed
+        start = time.perf_counter()
+        self.warm_up(job)
+        wall, cpu = time.perf_counter(), time.process_time()
         resume = None
         if checkpoint is not None:  # never resumed under other settings, seeds or code
             key = {"run": run, "settings": settings, "seed": seed, "study_seed": study_seed}
@@ -325,6 +400,7 @@ class WeightMethod(Method):
             run=run,
             study_seed=study_seed,
             threads=job.threads,
+            selection=job.selection,
             progress=job.log,
             resume=resume,
             **self.options(settings),
@@ -337,8 +413,14 @@ class WeightMethod(Method):
                 "X": again.X,
                 "train": again.train,
                 "fresh": again.fresh,
+                "metric": again.metric,
                 "games": again.games,
             }
+        cost = {
+            "warmup_seconds": wall - start,
+            "wall_seconds": time.perf_counter() - wall,
+            "cpu_seconds": time.process_time() - cpu,
+        }
         data["judged_by"] = self.judged_by(settings)
         data.update(run=run, method=self.name, seed=seed, study_seed=study_seed, settings=settings)
         games = {
@@ -346,4 +428,6 @@ class WeightMethod(Method):
             "train_games": tuned.games_played - tuned.selection_games,
             "selection_games": tuned.selection_games,
         }
-        return data | games, tuned.result.history
+        if job.selection is not None:
+            data["selection"] = dataclasses.asdict(job.selection)
+        return data | games, tuned.result.history, cost

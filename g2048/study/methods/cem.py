@@ -7,7 +7,6 @@ import numpy as np
 from g2048.study.methods.base import Key, SearchRun, Tuned
 from g2048.study.methods.unitbox import POPULATION, SHARED_KEYS, STEP, UnitBox, UnitBoxMethod
 from g2048.tuning import cem
-from g2048.tuning.cem import elite_count
 
 
 class CEM(UnitBoxMethod):
@@ -52,9 +51,9 @@ class CEM(UnitBoxMethod):
         best 20% (6 of 30), smooths with 0.7 and floors the std at 1e-4 of the box (the
         source's 1e-3 for cem8), all as in the source; samples are clipped to the box. `noise`
         = (a, b) adds Szita & Lorincz's decreasing variance (in the unit box). The result's
-        mean, std, best_x and elite are in weights, its history in the unit box; the final mean
-        and elite are re-evaluated. The sampler's generator derives from the run's seed; the
-        game seeds from `study_seed` and the run.
+        mean, std, best_x, elite and final are in weights, its history in the unit box; the
+        last iteration's best candidates are the final ones (`UnitBox.finish`). The sampler's
+        generator derives from the run's seed; the game seeds from `study_seed` and the run.
         """
         box = UnitBox(search.objective)
         result = cem.run(
@@ -69,7 +68,7 @@ class CEM(UnitBoxMethod):
             **box.loop(search, iterations),
         )
         std = result.std * box.width
-        return box.finish(result, search, elite_count(population), std=std)
+        return box.finish(result, search, std=std)
 
 
 METHOD = CEM()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from g2048.evaluators import get_evaluator
-from g2048.study.methods.base import Key, SearchRun, Tuned
+from g2048.study.methods.base import Key, RunSeed, SearchRun, Tuned
 from g2048.study.methods.unitbox import POPULATION, SHARED_KEYS, STEP, UnitBox, UnitBoxMethod
 from g2048.tuning import cmaes
 
@@ -30,6 +30,12 @@ class CMAES(UnitBoxMethod):
             return settings["population"]
         return int(4 + 3 * math.log(len(get_evaluator(settings["evaluator"]).features)))
 
+    def warm_up(self, job: RunSeed) -> None:
+        """Its game's kernels (`WeightMethod.warm_up`) and cma, which imports scipy and
+        matplotlib (about 1.5 s): a job's start, not its tuning."""
+        super().warm_up(job)
+        import cma  # noqa: F401
+
     def optimise(
         self,
         search: SearchRun,
@@ -42,9 +48,9 @@ class CMAES(UnitBoxMethod):
         settings; its games' purpose is the run's name, default "cmaes").
 
         Like CEM it searches the unit box from the default weights, with step size `step`;
-        `population` defaults to cma's 4 + 3 ln d. The result's mean, best_x and elite are in
-        weights, sigma and the history in the unit box. The final mean and as many of the
-        elite as CEM's at the same population (`candidates`) are re-evaluated.
+        `population` defaults to cma's 4 + 3 ln d. The result's mean, best_x, elite and final
+        are in weights, sigma and the history in the unit box; the last iteration's best
+        candidates are the final ones (`UnitBox.finish`).
         """
         box = UnitBox(search.objective)
         spec = {"population": population, "evaluator": search.objective.evaluator.name}
@@ -55,7 +61,7 @@ class CMAES(UnitBoxMethod):
             population=self.population(spec),
             **box.loop(search, iterations),
         )
-        return box.finish(result, search, self.candidates(spec) - 1)
+        return box.finish(result, search)
 
 
 METHOD = CMAES()

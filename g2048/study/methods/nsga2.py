@@ -1,5 +1,7 @@
-"""NSGA-II (source 000): four objectives of an evaluator's weights, the balanced point of the final
-front validated, and its extremes as the switching agent's rows."""
+"""NSGA-II (source 000): four objectives of an evaluator's weights; its seed's pick follows the
+study's rule (its final population's best by its own ranking, played on the selection games),
+and the balanced point of its final front (source 000's pick) and the front's extremes are
+offered beside it, as labelled rows of their own and as the switching agent's rows."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ class NSGA2(WeightMethod):
         ),
     }  # fmt: skip
     result_keys = ("X", "F", "rank", "front", "ref_point")
-    selection_keys = ("objectives", "switching", "train", "fresh")
+    selection_keys = (*WeightMethod.selection_keys, "balanced", "switching")
     history_columns = ("generation", "evaluations", "hypervolume")
     figure = "fronts"
 
@@ -55,6 +57,9 @@ class NSGA2(WeightMethod):
     def headline(self, value: object) -> float:
         return float(np.asarray(value)[0])  # its values are the four objectives, score first
 
+    def final_size(self, settings: dict) -> int:
+        return settings["pop_size"]
+
     def optimise(self, search: SearchRun, *, pop_size: int, generations: int) -> Tuned:
         """Source 000's run: NSGA-II over an evaluator's weights.
 
@@ -63,13 +68,13 @@ class NSGA2(WeightMethod):
         run's seed; the game seeds from `study_seed` and the run (its name and seed), so that
         runs with different seeds play different games. The result's X holds the weights played
         (`NSGA2Objective.weights_of`, on the simplex for nsga4) and F the raw objectives
-        (naming.OBJECTIVES); its history's incumbents are the weights of the front point that
-        the run's own pick rule (`select_balanced`) takes from each generation's front on its
-        training values (the final pick uses the fresh values, which only the end has). The
-        hypervolume reference point is the origin, worse than any
-        game in every objective, so hypervolumes compare across runs. The final front is
-        re-evaluated. Progress comes as one line per generation; its hv is that of the
-        normalised front, in [0, 1] while scores stay below SCORE_SCALE.
+        (naming.OBJECTIVES), the population in
+        NSGA-II's own survival order (rank, then crowding distance, duplicates last), so that
+        its first K are the K candidates the selection rule plays. The history's incumbents
+        are each generation's front point with the best training score. The hypervolume
+        reference point is the origin, worse than any game in every objective, so
+        hypervolumes compare across runs. Progress comes as one line per generation; its hv
+        is that of the normalised front, in [0, 1] while scores stay below SCORE_SCALE.
         """
         objective, progress = search.objective, search.progress
         bounds = objective.evaluator.bounds
@@ -91,7 +96,6 @@ class NSGA2(WeightMethod):
             generations=generations,
             ref_point=np.zeros(len(OBJECTIVE_NAMES)),
             callback=None if progress is None else report,
-            pick=select_balanced,
             **search.loop(),
         )
         result = dataclasses.replace(
@@ -99,7 +103,7 @@ class NSGA2(WeightMethod):
             X=objective.weights_of(result.X),
             history=with_weights(result.history, objective.weights_of),
         )
-        return search.finish(result, result.X[result.rank == 0])
+        return search.finish(result, result.X, result.F)
 
     def result_data(self, result: nsga2.NSGA2Result) -> dict:
         return {
@@ -110,22 +114,23 @@ class NSGA2(WeightMethod):
             "ref_point": result.ref_point,
         }
 
+    def unevaluated_pick(self, tuned: dict) -> object:
+        front = np.asarray(tuned["front"])
+        best = int(np.argmax(np.asarray(tuned["F"])[front, 0]))
+        return np.asarray(tuned["X"])[front[best]]
+
     def select(self, tuned: dict) -> dict:
-        """The front's balanced point (on the fresh values when the run re-evaluated it) with
-        its objectives, and for an evaluator with empty-cells and corner features the switching
-        rows."""
+        """The study's pick (`WeightMethod.select`), and beside it source 000's: the final
+        front's balanced point (`balanced`, on the values the run trained on) and, for an
+        evaluator with empty-cells and corner features, the switching rows (balanced,
+        empty-heavy, corner-heavy)."""
         evaluator = tuned["settings"]["evaluator"]
-        again = tuned.get("reevaluation")
         front = np.asarray(tuned["front"])
         X = np.asarray(tuned["X"])[front]
         F = np.asarray(tuned["F"])[front]
-        judged = F if again is None else np.asarray(again["fresh"])
-        pick = select_balanced(judged)
-        out = {"evaluator": evaluator, "weights": X[pick], "objectives": F[pick]}
+        out = super().select(tuned) | {"balanced": X[select_balanced(F)]}
         if self.switches(evaluator):
-            out["switching"] = switching_rows(evaluator, X, judged)
-        if again is not None:
-            out |= {"train": again["train"][pick], "fresh": again["fresh"][pick]}
+            out["switching"] = switching_rows(evaluator, X, F)
         return out
 
 

@@ -25,21 +25,23 @@ class RandomSearch(UnitBoxMethod):
     def unevaluated_pick(self, tuned: dict) -> object:
         return tuned["best_x"]
 
+    def final_size(self, settings: dict) -> int | None:
+        return None  # it keeps as many of its best samples as the rule plays
+
     def optimise(self, search: SearchRun, *, population: int, iterations: int) -> Tuned:
         """Random search over an evaluator's weights with CEMObjective's fitness (the same
         settings; its games' purpose is the run's name, default "random"): `population`
         uniform samples of the tuning box an iteration, all on the same games.
 
-        It keeps the best 1 + n samples ever seen, n being the elites CEM keeps at the same
-        population, so that it re-evaluates as many candidates as CEM does (its final mean and
-        elite): equal runs play equal games. The result's best_x, archive and the history's
-        incumbents (the best sample so far) are in weights.
+        It keeps the best samples ever seen, as many as the selection rule plays (its final
+        candidates). The result's best_x, archive and the history's incumbents (the best
+        sample so far) are in weights.
         """
         box = UnitBox(search.objective)
         result = random_search.run(
             box.evaluate,
             population=population,
-            keep=self.candidates({"population": population}),
+            keep=search.finalists,
             **box.loop(search, iterations),
         )
         result = dataclasses.replace(
@@ -48,7 +50,7 @@ class RandomSearch(UnitBoxMethod):
             archive=box.weights(result.archive),
             history=with_weights(result.history, box.weights),
         )
-        return search.finish(result, result.archive)
+        return search.finish(result, result.archive, result.archive_f)
 
 
 METHOD = RandomSearch()

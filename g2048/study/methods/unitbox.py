@@ -1,6 +1,6 @@
 """What the cross-entropy method and CMA-ES share: the search in the evaluator's tuning box scaled
 to the unit cube, the fitness objective, their common settings, one progress line per
-iteration, and selection of the final mean (or, re-evaluated, the best of mean and elite)."""
+iteration, and the last iteration's best candidates as their final ones."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from g2048.study.methods.base import (
     with_weights,
 )
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
-from g2048.tuning.cem import elite_count
 
 # The settings both take; `required` differs (cma has a default population), the schema not.
 POPULATION = {
@@ -87,20 +86,20 @@ class UnitBox:
         callback = iteration_lines(search.progress, iterations)
         return {"iterations": iterations, "callback": callback, **search.loop(), **self.limits()}
 
-    def finish(self, result: Any, search: SearchRun, elite: int, **more: np.ndarray) -> Tuned:
-        """A CEM or CMA-ES run's Tuned: its mean, best, elite and the history's incumbents
-        mapped to weights (and the fields `more` replaced), then its final mean and the first
-        `elite` of its elite re-evaluated (`SearchRun.finish`)."""
+    def finish(self, result: Any, search: SearchRun, **more: np.ndarray) -> Tuned:
+        """A CEM or CMA-ES run's Tuned: its mean, best, elite, last iteration and the
+        history's incumbents mapped to weights (and the fields `more` replaced), then the last
+        iteration's best candidates played on the selection games (`SearchRun.finish`)."""
         result = dataclasses.replace(
             result,
             mean=self.weights(result.mean),
             best_x=self.weights(result.best_x),
             elite=self.weights(result.elite),
+            final=self.weights(result.final),
             history=with_weights(result.history, self.weights),
             **more,
         )
-        candidates = np.vstack([result.mean, result.elite[:elite]])
-        return search.finish(result, candidates)
+        return search.finish(result, result.final, result.final_f)
 
 
 def iteration_lines(progress: Log | None, iterations: int) -> Callable[[int, Any], None] | None:
@@ -120,22 +119,19 @@ def iteration_lines(progress: Log | None, iterations: int) -> Callable[[int, Any
 
 
 class UnitBoxMethod(WeightMethod):
-    """A single-objective method over the unit box, judged by its `fitness`; its result file
-    holds the final mean, the spread of the search distribution (named by the subclass), the
-    best candidate seen with its fitness, and the final elite."""
+    """A single-objective method over the unit box, searching by its `fitness`; its result
+    file holds the final mean, the spread of the search distribution (named by the subclass),
+    the best candidate seen with its fitness, the final elite and the last iteration's
+    candidates, best first, with their fitness."""
 
-    result_keys = ("best_x", "best_f", "elite")
-    selection_keys = ("train", "fresh")
+    result_keys = ("best_x", "best_f", "elite", "final", "final_f")
 
     def population(self, settings: dict) -> int:
         """Candidates per iteration."""
         return settings["population"]
 
-    def candidates(self, settings: dict) -> int:
-        """How many final candidates a run re-evaluates: its mean (random search: its best
-        sample) and as many more as CEM's elite at the same population, so that runs of equal
-        population play equal selection games."""
-        return 1 + elite_count(self.population(settings))
+    def final_size(self, settings: dict) -> int | None:
+        return self.population(settings)
 
     objective_class = CEMObjective
 
@@ -145,27 +141,9 @@ class UnitBoxMethod(WeightMethod):
     def training_games(self, settings: dict) -> int:
         return self.population(settings) * self.steps(settings) * settings["games"]
 
-    def selection_games(self, settings: dict) -> int:
-        return self.candidates(settings) * (settings["games"] + settings.get("reevaluate", 0))
-
     def judged_by(self, settings: dict) -> str:
         return settings.get("fitness", FITNESS.default)
 
     def unevaluated_pick(self, tuned: dict) -> object:
-        """A run's pick when it re-evaluated nothing: its final mean."""
+        """A run's pick when it played no selection games: its final mean."""
         return tuned["mean"]
-
-    def select(self, tuned: dict) -> dict:
-        """The final mean (`unevaluated_pick`); when the run re-evaluated its final candidates
-        (mean and elite), the one with the best fresh value, with its values on the last
-        training seeds and the fresh ones."""
-        out = {"evaluator": tuned["settings"]["evaluator"]}
-        again = tuned.get("reevaluation")
-        if again is None:
-            return out | {"weights": self.unevaluated_pick(tuned)}
-        best = int(np.argmax(again["fresh"]))
-        return out | {
-            "weights": np.asarray(again["X"])[best],
-            "train": again["train"][best],
-            "fresh": again["fresh"][best],
-        }
