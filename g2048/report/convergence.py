@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from g2048.report.stats import POWER
 from g2048.study.methods import get_method
 
 # A gain counts as real when it exceeds this many of its standard errors (one-sided, about 2.3%
@@ -55,6 +57,12 @@ def last_gain(seeds: pd.DataFrame) -> tuple[float, float]:
     return float(gains.mean()), max(games, spread)
 
 
+def detectable_gain(se: float) -> float:
+    """The smallest last gain the rule finds with POWER (a normal gain of standard error `se`
+    exceeds NOISE_FACTOR x se that often): what a "flattened" could have missed."""
+    return float((NOISE_FACTOR + stats.norm.ppf(POWER)) * se)
+
+
 def still_improving(gain: float, se: float) -> bool:
     """The not-flattened rule: the last gain exceeds NOISE_FACTOR of its standard errors (a
     flat or falling run, or one whose gain is within its noise, has flattened)."""
@@ -64,8 +72,9 @@ def still_improving(gain: float, se: float) -> bool:
 def progress_table(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """One row per weight-tuning run: its held-out value (mean over seeds) at its first, next to
     last and last points with the training games played by then, the gain over the last
-    interval with its standard error (`last_gain`), and its `verdict`: IMPROVING by
-    `still_improving`, else FLATTENED (UNDECIDED for a run measured at one point only)."""
+    interval with its standard error (`last_gain`) and the smallest gain the rule would find
+    (`detectable_gain`), and its `verdict`: IMPROVING by `still_improving`, else FLATTENED
+    (UNDECIDED for a run measured at one point only)."""
     curves = progress_curves(frames)
     points = pd.concat(frames, ignore_index=True)
     rows = []
@@ -89,12 +98,14 @@ def progress_table(frames: list[pd.DataFrame]) -> pd.DataFrame:
             "value_se": last["se"],
             "gain": np.nan,
             "gain_se": np.nan,
+            "detectable_gain": np.nan,
             "verdict": UNDECIDED,
         }
         if before is not None:
             ends = points[(points.run == run) & (points.step == last["step"])]
             gain, se = last_gain(ends)
             verdict = IMPROVING if still_improving(gain, se) else FLATTENED
-            row |= {"gain": gain, "gain_se": se, "verdict": verdict}
+            row |= {"gain": gain, "gain_se": se, "detectable_gain": detectable_gain(se)}
+            row["verdict"] = verdict
         rows.append(row)
     return pd.DataFrame(rows)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from g2048.report.convergence import FLATTENED, IMPROVING, NOISE_FACTOR
 from g2048.report.published import published_context
+from g2048.report.replicates import FAMILY_CONTROL, FAMILY_TUNERS, overfitting_table
 from g2048.report.stats import ALPHA, POWER
 from g2048.report.tables import number
 from g2048.study.naming import objective_label
@@ -147,44 +147,85 @@ def _tuned(methods: pd.DataFrame) -> pd.DataFrame:
     return methods[~_controls(methods) & based]
 
 
-def tuning_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
-    """The tuning question answered in two sentences, from the same tests as the rows below:
-    the tuned runs against their evaluator's hand-set or published baseline, and the tuners
-    against the control (random search at the same budget) on the same evaluator."""
-    tuned = _tuned(methods)
-    out = []
-    if len(tuned):
-        verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
-        out.append(
-            f"**The answer.** Against their evaluator's baseline, on test games with seeds as "
-            f"replicates, the {len(tuned)} tuned runs scored: "
-            f"{_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over seeds, Holm over "
-            "the runs; the rows below)."
-        )
-    return out + control_answer(methods, pairs)
+def _family(pairs: pd.DataFrame, family: str) -> pd.DataFrame:
+    """The rows of the method pairs table in one family (none from a table without families)."""
+    return pairs[pairs.family == family] if "family" in pairs else pairs.iloc[:0]
 
 
-def control_answer(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+def control_answer(pairs: pd.DataFrame) -> list[str]:
     """The tuners against the control (random search at the same budget) on their evaluator,
     each pair read as tuner - control: one sentence, or none where no run is a control."""
-    controls = set(methods.run[_controls(methods)])
-    versus = pairs[pairs.run.isin(controls) != pairs.versus.isin(controls)]
+    versus = _family(pairs, FAMILY_CONTROL)
     if not len(versus):
         return []
-    sign = np.where(versus.versus.isin(controls), 1.0, -1.0)  # tuner - control
-    verdicts = _verdicts(versus["diff"] * sign, versus.holm_pvalue)
+    verdicts = _verdicts(versus["diff"], versus.holm_pvalue)
     return [
-        f"Against random search at the same budget, the control every tuner must beat, "
-        f"the {len(versus)} tuners scored: {_counted(verdicts, list(versus.mdd))} "
-        f"({versus.test.iloc[0]} over seeds, Holm over the pairs of runs)."
+        f"Against random search at the same budget on their evaluator (the control every "
+        f"tuner must beat), the {len(versus)} tuners scored: "
+        f"{_counted(verdicts, list(versus.mdd))} ({versus.test.iloc[0]} over seeds, Holm "
+        f"within these {len(versus)} pairs)."
     ]
 
 
-def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+def baseline_answer(methods: pd.DataFrame) -> list[str]:
+    """The tuned runs against their evaluator's hand-set or published baseline."""
+    tuned = _tuned(methods)
+    if not len(tuned):
+        return []
+    verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
+    return [
+        f"Against their evaluator's hand-set or published weights, the {len(tuned)} tuned "
+        f"runs scored: {_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over "
+        f"{tuned.seeds.max()} seeds' picks, {tuned.games_per_seed.max()} test games each, "
+        "Holm over the runs)."
+    ]
+
+
+def sizing_answer(pairs: pd.DataFrame) -> list[str]:
+    """What the primary family is sized to find: the target difference per evaluator, the
+    seeds 80% power needs for it, and what these seeds can find."""
+    versus = _family(pairs, FAMILY_CONTROL).dropna(subset=["target"])
+    if not len(versus):
+        return []
+    targets = versus.groupby("evaluator", sort=False)["target"].first()
+    shown = ", ".join(f"{e} {t:,.0f}" for e, t in targets.items())
+    needed = versus["seeds_needed"]
+    seeds = (
+        f"{needed.max():,.0f} seeds per run"
+        if np.isfinite(needed.max())
+        else "more seeds than the power analysis can name"
+    )
+    return [
+        f"The primary family is sized for the config's target difference (points: {shown}): "
+        f"to find it in every pair with {POWER:.0%} power takes {seeds} at these test games "
+        f"(`seeds_needed` of the method pairs table, from the measured spreads); at these "
+        f"seeds the pairs find {versus.mdd.min():,.0f} to {versus.mdd.max():,.0f} points."
+    ]
+
+
+def tuning_answer(
+    methods: pd.DataFrame, pairs: pd.DataFrame, primary: str = "control"
+) -> list[str]:
+    """The tuning question answered from the same tests as the rows below, the config's
+    primary family first (`primary`: "control", the tuners against random search at the same
+    budget; or "baseline", the runs against their hand baselines), the other family second,
+    then what the primary family is sized to find."""
+    families = [control_answer(pairs), baseline_answer(methods)]
+    if primary == "baseline":
+        families.reverse()
+    first, second = families
+    lead = [f"**The answer (primary family).** {first[0]}"] if first else []
+    rest = [f"Second family: {text[0].lower()}{text[1:]}" for text in second]
+    return lead + rest + sizing_answer(pairs)
+
+
+def method_findings(
+    methods: pd.DataFrame, pairs: pd.DataFrame, primary: str = "control"
+) -> list[str]:
     """The answer (`tuning_answer`), then each tuning run over its seeds against its
-    evaluator's baseline, then the pairs of runs of one evaluator that differ, and those that
-    do not, with what they could have found."""
-    out = tuning_answer(methods, pairs)
+    evaluator's baseline, then in each family the pairs of runs of one evaluator that differ,
+    and those that do not, with what they could have found."""
+    out = tuning_answer(methods, pairs, primary)
     for _, m in methods.iterrows():
         text = (
             f"{m.method} (`{m.run}`, {m.evaluator}) over {m.seeds} seeds scores "
@@ -199,27 +240,35 @@ def method_findings(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
                 + _needs(m)
             )
         out.append(text + ".")
-    if len(pairs):
-        differ = pairs[pairs.holm_pvalue < ALPHA]
-        text = (
-            f"Of {len(pairs)} pairs of runs that tune the same evaluator, {len(differ)} differ "
-            f"at Holm p < {ALPHA:g} ({pairs.test.iloc[0]} over seeds)"
-        )
-        details = [
-            f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)} "
-            f"(Holm p {_p(r.holm_pvalue)})"
-            for _, r in differ.iterrows()
-        ]
-        alike = pairs[~(pairs.holm_pvalue < ALPHA)]
-        same = [
-            f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)}, "
-            f"{_undetected(r.mdd)}"
-            for _, r in alike.iterrows()
-        ]
-        text += ": " + "; ".join(details) if details else ""
-        text += (". No clear difference: " + "; ".join(same)) if same else ""
-        out.append(text + ".")
+    for family in (FAMILY_CONTROL, FAMILY_TUNERS):
+        out += _pair_findings(_family(pairs, family), family)
     return out
+
+
+def _pair_findings(pairs: pd.DataFrame, family: str) -> list[str]:
+    """The pairs of one family that differ, and those that do not with what they could have
+    found: one sentence, or none for an empty family."""
+    if not len(pairs):
+        return []
+    differ = pairs[pairs.holm_pvalue < ALPHA]
+    text = (
+        f"Of {len(pairs)} pairs {family} on one evaluator, {len(differ)} differ at Holm p < "
+        f"{ALPHA:g} ({pairs.test.iloc[0]} over seeds, Holm within the family)"
+    )
+    details = [
+        f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)} "
+        f"(Holm p {_p(r.holm_pvalue)})"
+        for _, r in differ.iterrows()
+    ]
+    alike = pairs[~(pairs.holm_pvalue < ALPHA)]
+    same = [
+        f"`{r.run}` - `{r.versus}` {_signed(r['diff'], r.diff_low, r.diff_high)}, "
+        f"{_undetected(r.mdd)}"
+        for _, r in alike.iterrows()
+    ]
+    text += ": " + "; ".join(details) if details else ""
+    text += (". No clear difference: " + "; ".join(same)) if same else ""
+    return [text + "."]
 
 
 def _needs(m: pd.Series) -> str:
@@ -251,34 +300,25 @@ def _direction(diff: float, p: float, higher: str, lower: str, mdd: float) -> st
 
 
 def overfitting_findings(tuning: pd.DataFrame) -> list[str]:
-    """How the picks' values on fresh seeds compare with those on their last training seeds,
-    by a sign test over the picks."""
-    if "fresh" not in tuning:
+    """Per tuning method (random search aside): its picks' mean score on their test games
+    against their selection games, the games they were chosen on (`overfitting_table`)."""
+    if "selection_score" not in tuning:
         return []
-    rows = tuning.dropna(subset=["train", "fresh"])
-    changed = rows[rows.fresh != rows.train]
-    if changed.empty:
-        return []
-    lower = int((changed.fresh < changed.train).sum())
-    gap = ((rows.fresh - rows.train) / rows.train.abs()).median()
-    p = stats.binomtest(lower, len(changed)).pvalue
-    reading = (
-        "no consistent gap"
-        if not p < ALPHA
-        else "the training value overstates what a pick does on new games"
-        if 2 * lower > len(changed)
-        else "the picks do better on new games than on their training games"
-    )
-    picks = (
-        f"{lower} of the {len(rows)} tuned picks"
-        if len(changed) == len(rows)
-        else f"{lower} of the {len(changed)} tuned picks whose value changed ({len(rows)} in all)"
-    )
-    return [
-        f"In {picks}, the value each was selected by was lower on fresh seeds than on its last "
-        f"training seeds, median change {gap:+.1%}: {reading} (sign test over the picks, "
-        f"p {_p(p)})."
-    ]
+    table = overfitting_table(tuning)
+    out = []
+    for _, r in table.iterrows():
+        verdict = _direction(
+            r["diff"], r.holm_pvalue, "higher on the test games", "lower on the test games "
+            "than on the games they were picked on", r.mdd
+        )  # fmt: skip
+        out.append(
+            f"`{r.run}` ({r.method}, {r.evaluator}): its {r.seeds} seeds' picks scored "
+            f"{r.selection_score:,.0f} on their selection games and {r.test_score:,.0f} on "
+            f"their test games, test - selection {_signed(r['diff'], r.diff_low, r.diff_high)}:"
+            f" {verdict} ({r.test} over seeds, Holm p {_p(r.holm_pvalue)}, Holm over the "
+            f"{len(table)} methods)."
+        )
+    return out
 
 
 def convergence_findings(progress: pd.DataFrame) -> list[str]:
@@ -310,7 +350,11 @@ def convergence_findings(progress: pd.DataFrame) -> list[str]:
             f"last gain above {NOISE_FACTOR:g} standard errors)."
         )
     if len(flat):
-        names = "; ".join(f"`{r.run}` {gain(r)}" for _, r in flat.iterrows())
+        names = "; ".join(
+            f"`{r.run}` {gain(r)} (a gain of {number(r.detectable_gain)} or more would have "
+            f"been found with {POWER:.0%} power)"
+            for _, r in flat.iterrows()
+        )
         out.append(
             f"{'The other' if len(improving) else 'All'} {len(flat)} "
             f"{'run' if len(flat) == 1 else 'runs'} had flattened by "
@@ -395,7 +439,7 @@ def _scale(tuning: pd.DataFrame, column: str, value: str) -> str:
     return f"{low:,.0f}" if low == high else f"{low:,.0f} to {high:,.0f}"
 
 
-def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
+def answers(tables: dict[str, pd.DataFrame], primary: str = "control") -> list[str]:
     """The page's three answers, each a short paragraph with its numbers, its test and the
     scale it holds at: the best search for its cost, tuning against hand-set weights, and the
     heuristics against the learned network; with the published state of the art beside."""
@@ -427,22 +471,21 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
             + "."
         )
     methods, tuning = tables.get("methods"), tables.get("tuning", pd.DataFrame())
+    pairs = tables.get("method_pairs", pd.DataFrame())
     if methods is not None:
-        tuned = _tuned(methods)
-        if len(tuned):
-            verdicts = _verdicts(tuned.diff_vs_baseline, tuned.holm_pvalue)
-            scales = {run: _scale(tuning, "run", run) for run in tuned.run}
+        families = tuning_answer(methods, pairs, primary)
+        if families:
+            families[0] = families[0].removeprefix("**The answer (primary family).** ")
+            scales = {run: _scale(tuning, "run", run) for run in methods.run}
             budgets = [f"{run} {games}" for run, games in scales.items() if games]
-            played = f"; games played per seed in tuning: {', '.join(budgets)}" if budgets else ""
-            pairs = tables.get("method_pairs")
-            control = [] if pairs is None else control_answer(methods, pairs)
+            played = (
+                f" Games played per seed, training and selection: {', '.join(budgets)}."
+                if budgets
+                else ""
+            )
             out.append(
-                f"**Evolutionary against hand tuning.** Against their evaluator's hand-set or "
-                f"published weights, the {len(tuned)} tuned runs scored "
-                f"{_counted(verdicts, list(tuned.mdd))} ({tuned.test.iloc[0]} over "
-                f"{tuned.seeds.max()} seeds' picks, {tuned.games_per_seed.max()} test games "
-                f"each, Holm over the runs{played})."
-                + "".join(f" {sentence}" for sentence in control)
+                "**Evolutionary tuning against random search and hand tuning.** Primary "
+                "family: " + " ".join(families) + played
             )
     network = comparisons[(comparisons.network.fillna("") != "") & ~comparisons.timed.astype(bool)]
     if len(network):
@@ -467,7 +510,7 @@ def answers(tables: dict[str, pd.DataFrame]) -> list[str]:
 SECTIONS = (
     ("Search: strength for its cost", "benchmark"),
     ("Tuning methods, seeds as replicates", "methods"),
-    ("Overfitting to the training games", "tuning"),
+    ("Overfitting to the selection games", "tuning"),
     ("Convergence of the tuning runs", "progress"),
     ("The learned evaluation", "comparisons"),
     ("Depth transfer", "transfer_leaders"),
@@ -475,13 +518,14 @@ SECTIONS = (
 )
 
 
-def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
+def findings_page(tables: dict[str, pd.DataFrame], footer: str, primary: str = "control") -> str:
     """The findings page from the run's `tables` (by name: benchmark, comparisons, methods,
     method_pairs, tuning, claims and, when the study has one, transfer_leaders): its three
-    answers, then every finding by section."""
+    answers, then every finding by section; the tuning answer opens with the config's
+    `primary` family (`tuning_answer`)."""
     build = {
         "benchmark": lambda: search_findings(tables["benchmark"], tables["comparisons"]),
-        "methods": lambda: method_findings(tables["methods"], tables["method_pairs"]),
+        "methods": lambda: method_findings(tables["methods"], tables["method_pairs"], primary),
         "tuning": lambda: overfitting_findings(tables["tuning"]),
         "progress": lambda: convergence_findings(tables["progress"]),
         "comparisons": lambda: learned_findings(tables["comparisons"]),
@@ -502,7 +546,7 @@ def findings_page(tables: dict[str, pd.DataFrame], footer: str) -> str:
         f"test would have found with {POWER:.0%} power at the first step's level (the `mdd` "
         "column). Means and rates of single rows have per-row 95% intervals.",
     ]
-    opening = answers(tables) if {"benchmark", "comparisons"} <= tables.keys() else []
+    opening = answers(tables, primary) if {"benchmark", "comparisons"} <= tables.keys() else []
     if opening:
         lines += ["", "## The answers", ""] + [f"{text}\n" for text in opening]
     for title, name in SECTIONS:

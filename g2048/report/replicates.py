@@ -25,6 +25,7 @@ import pandas as pd
 from g2048.report.stats import ALPHA, compare, mean_ci, replicates_needed
 from g2048.report.tables import describe_agent, with_holm
 from g2048.study.config import run_method, tuned_evaluator, tuning_game, weight_runs
+from g2048.study.methods import get_method
 from g2048.study.naming import candidate_name
 
 
@@ -78,6 +79,18 @@ def _power(samples: list[np.ndarray], target: float, seeds: int, m: int) -> dict
     return {"target": target, "seeds_needed": k, "games_needed": n}
 
 
+def control_means(games: dict[str, pd.DataFrame], runs: list[TunedRun]) -> dict[str, float]:
+    """The mean test score of each evaluator's control (random search), the mean over its
+    seeds: the scale of the study's target difference for that evaluator."""
+    return {r.evaluator: float(_seed_means(games, r).mean()) for r in runs if r.control}
+
+
+def _goal(target: float, evaluator: str, controls: dict[str, float], fallback: float) -> float:
+    """The target difference in points: `target` x the evaluator's control mean, or x
+    `fallback` (its baseline's or the other run's mean) where it has no control."""
+    return target * controls.get(evaluator, fallback)
+
+
 def method_table(
     games: dict[str, pd.DataFrame],
     runs: list[TunedRun],
@@ -87,9 +100,11 @@ def method_table(
     """One row per tuning run: its seeds' mean scores, their mean with a t interval over the
     seeds, and, where its evaluator has a baseline (`baselines`: evaluator -> weight set), the
     mean over seeds of each seed's paired score difference to it, with its interval and
-    p-value (Holm-corrected over the table as `holm_pvalue`), and what a difference of
-    `target` x the baseline's mean needs: `seeds_needed` at the games played, `games_needed`
-    at the seeds run (80% power, level ALPHA / m as `mdd`)."""
+    p-value (Holm-corrected over the table as `holm_pvalue`: the family of the runs against
+    their hand baselines), and what a difference of `target` x the evaluator's control mean
+    (the baseline's where it has no control) needs: `seeds_needed` at the games played,
+    `games_needed` at the seeds run (80% power, level ALPHA / m as `mdd`)."""
+    controls = control_means(games, runs)
     m = sum(run.evaluator in baselines for run in runs)
     rows = []
     for run in runs:
@@ -121,7 +136,7 @@ def method_table(
                 df["score"].to_numpy(float) - games[base]["score"].to_numpy(float)
                 for df in _seed_games(games, run)
             ]
-            goal = target * float(games[base]["score"].mean())
+            goal = _goal(target, run.evaluator, controls, float(games[base]["score"].mean()))
             row |= _power(diffs, goal, len(run.seeds), m) if len(run.seeds) > 1 else {}
             row |= {
                 "baseline": base,
@@ -137,25 +152,41 @@ def method_table(
     return with_holm(rows)
 
 
+FAMILY_CONTROL = "against the control"  # each tuner against its evaluator's random search
+FAMILY_TUNERS = "between tuners"  # the tuners of one evaluator against one another
+
+
 def method_pairs(
     games: dict[str, pd.DataFrame], runs: list[TunedRun], target: float = math.nan
 ) -> pd.DataFrame:
-    """One row per pair of runs that tune the same evaluator: the difference of their mean
-    scores over seeds, with Welch's interval and p-value (Holm-corrected over the table), and
-    what a difference of `target` x the second run's mean needs (seeds per run, test games;
-    the two runs' spreads summed)."""
+    """One row per pair of runs that tune the same evaluator, in two families (`family`): each
+    tuner against its evaluator's control (random search at the same budget, read tuner -
+    control) and the tuners against one another. Each row: the difference of their mean
+    scores over seeds, with Welch's interval and p-value (Holm-corrected within its family),
+    and what a difference of `target` x the evaluator's control mean (the second run's where
+    it has none) needs (seeds per run, test games; the two runs' spreads summed)."""
     means = {run.name: _seed_means(games, run) for run in runs}
-    same = [(a, b) for a, b in itertools.combinations(runs, 2) if a.evaluator == b.evaluator]
+    controls = control_means(games, runs)
+    same = [
+        (b, a) if a.control and not b.control else (a, b)
+        for a, b in itertools.combinations(runs, 2)
+        if a.evaluator == b.evaluator and not (a.control and b.control)
+    ]
+    sizes = {f: sum((b.control) == (f == FAMILY_CONTROL) for _, b in same)
+             for f in (FAMILY_CONTROL, FAMILY_TUNERS)}  # fmt: skip
     rows = []
     for a, b in same:
+        family = FAMILY_CONTROL if b.control else FAMILY_TUNERS
         d = compare(means[a.name], means[b.name])
         spreads = [_spread([df["score"].to_numpy(float) for df in _seed_games(games, r)])
                    for r in (a, b)]  # fmt: skip
-        goal = target * float(means[b.name].mean())
+        goal = _goal(target, a.evaluator, controls, float(means[b.name].mean()))
         seeds, n = int(min(len(a.seeds), len(b.seeds))), len(games[means[a.name].index[0]])
-        k, t = replicates_needed(*np.sum(spreads, axis=0), n, seeds, goal, ALPHA / len(same))
+        level = ALPHA / sizes[family]
+        k, t = replicates_needed(*np.sum(spreads, axis=0), n, seeds, goal, level)
         rows.append(
             {
+                "family": family,
                 "evaluator": a.evaluator,
                 "run": a.name,
                 "versus": b.name,
@@ -171,9 +202,43 @@ def method_pairs(
                 "games_needed": t,
             }
         )
-    columns = ["evaluator", "run", "versus", "test", "diff", "diff_low", "diff_high", "t_pvalue"]
-    empty = with_holm([]).reindex(columns=[*columns, "holm_pvalue", "mdd"])
-    return with_holm(rows) if rows else empty
+    columns = ["family", "evaluator", "run", "versus", "test", "diff", "diff_low", "diff_high"]
+    empty = with_holm([]).reindex(columns=[*columns, "t_pvalue", "holm_pvalue", "mdd"])
+    return with_holm(rows, family="family") if rows else empty
+
+
+def overfitting_table(tuning: pd.DataFrame) -> pd.DataFrame:
+    """Per tuning run (random search, whose selection value means something else, and networks
+    left out): each seed's pick's mean score on its selection games against its test games in
+    the same game, paired over the seeds (test - selection: below 0, the pick was chosen on
+    luck its test games do not share), Holm over the runs, with the smallest difference each
+    test could find (`mdd`)."""
+    rows = []
+    picks = tuning.dropna(subset=["selection_score", "test_score"])
+    for run, seeds in picks.groupby("run", sort=False):
+        if get_method(seeds["method"].iloc[0]).control:
+            continue
+        selection = seeds.set_index("seed")["selection_score"]
+        test = seeds.set_index("seed")["test_score"]
+        d = compare(test, selection)
+        rows.append(
+            {
+                "run": run,
+                "method": seeds["method"].iloc[0],
+                "evaluator": seeds["evaluator"].iloc[0],
+                "seeds": len(seeds),
+                "selection_score": float(selection.mean()),
+                "test_score": float(test.mean()),
+                "test": d["test"],
+                "diff": d["mean"],
+                "diff_low": d["low"],
+                "diff_high": d["high"],
+                "t_pvalue": d["t_pvalue"],
+                "se": d["se"],
+                "df": d["df"],
+            }
+        )
+    return with_holm(rows)
 
 
 def game_label(game: dict) -> str:

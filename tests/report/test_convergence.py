@@ -105,6 +105,8 @@ def test_the_table_gives_first_next_to_last_and_last_points() -> None:
     assert (row.first_games, row.before_games, row.games) == (100, 200, 300)
     assert (row.first_value, row.before_value) == (8.0, 9.0)
     assert row.value == pytest.approx(9.3) and row.method == "CEM" and row.points == 3
+    # the smallest last gain the rule finds with 80% power: (2 + z_0.8) standard errors
+    assert row.detectable_gain == pytest.approx((2 + 0.841621) * row.gain_se, rel=1e-5)
 
 
 def test_the_findings_name_the_runs_still_improving_and_count_the_flat_ones() -> None:
@@ -116,6 +118,7 @@ def test_the_findings_name_the_runs_still_improving_and_count_the_flat_ones() ->
     assert "+0.3 ± 0.029 from 200 to 300 training games" in improving
     assert "mean log2 max tile" in improving and "`cmaes`" not in improving
     assert flat.startswith("The other 1 run had flattened") and "`cmaes`" in flat
+    assert "(a gain of 0.0328 or more would have been found with 80% power)" in flat
     all_flat = convergence_findings(progress_table(seeds("cmaes", [0, 0, 0])))
     assert len(all_flat) == 1 and all_flat[0].startswith("All 1 run had flattened")
 

@@ -12,8 +12,8 @@ from g2048.report.findings import (
     overfitting_findings,
     search_findings,
     transfer_findings,
-    tuning_answer,
 )
+from g2048.report.replicates import FAMILY_CONTROL, FAMILY_TUNERS
 
 
 def bench_row(
@@ -141,10 +141,23 @@ METHODS = pd.DataFrame(
          "diff_high": float("nan"), "holm_pvalue": float("nan"), "mdd": float("nan")},
     ]
 )  # fmt: skip
+CONTROL = METHODS.iloc[[1]].assign(
+    run="random", method="random search", control=True, diff_vs_baseline=-300.0
+)
+WITH_CONTROL = pd.concat([METHODS.assign(control=False), CONTROL], ignore_index=True)
 PAIRS = pd.DataFrame(
-    [{"evaluator": "cem8", "run": "cem", "versus": "cmaes", "test": "Welch t", "diff": 2000.0,
-      "diff_low": -100.0, "diff_high": 4100.0, "t_pvalue": 0.06, "holm_pvalue": 0.06,
-      "mdd": 5900.0}]
+    [{"family": FAMILY_CONTROL, "evaluator": "cem8", "run": "cem", "versus": "random",
+      "test": "Welch t", "diff": 900.0, "diff_low": 100.0, "diff_high": 1700.0,
+      "t_pvalue": 0.01, "holm_pvalue": 0.02, "mdd": 700.0, "target": 1200.0,
+      "seeds_needed": 12.0, "games_needed": float("inf")},
+     {"family": FAMILY_CONTROL, "evaluator": "cem8", "run": "cmaes", "versus": "random",
+      "test": "Welch t", "diff": -800.0, "diff_low": -1500.0, "diff_high": -100.0,
+      "t_pvalue": 0.01, "holm_pvalue": 0.03, "mdd": 650.0, "target": 1200.0,
+      "seeds_needed": 20.0, "games_needed": float("inf")},
+     {"family": FAMILY_TUNERS, "evaluator": "cem8", "run": "cem", "versus": "cmaes",
+      "test": "Welch t", "diff": 2000.0, "diff_low": -100.0, "diff_high": 4100.0,
+      "t_pvalue": 0.06, "holm_pvalue": 0.06, "mdd": 5900.0, "target": 1200.0,
+      "seeds_needed": 40.0, "games_needed": float("inf")}]
 )  # fmt: skip
 TUNING = pd.DataFrame(
     {"run": ["cem", "cem", "cmaes", "cmaes", "td"], "evaluator": ["cem8"] * 4 + ["ntuple"],
@@ -152,14 +165,28 @@ TUNING = pd.DataFrame(
 )  # fmt: skip
 
 
-def test_method_findings_read_direction_from_the_holm_p_value() -> None:
-    answer, cem, cmaes, td, pairs = method_findings(METHODS, PAIRS)
-    assert answer == (
-        "**The answer.** Against their evaluator's baseline, on test games with seeds as "
-        "replicates, the 2 tuned runs scored: 1 higher, 0 lower, 1 no clear difference (it "
-        "would have found differences of 3,600 points or more) (paired t over seeds, Holm "
-        "over the runs; the rows below)."
+def test_method_findings_open_with_the_primary_family() -> None:
+    """The tuning answer: the primary family (the tuners against their control) first, the
+    hand baselines second, then what the primary family is sized to find; then the rows."""
+    lead, second, sizing, cem, cmaes, td, random, control, tuners = method_findings(
+        WITH_CONTROL, PAIRS
     )
+    assert lead == (
+        "**The answer (primary family).** Against random search at the same budget on their "
+        "evaluator (the control every tuner must beat), the 2 tuners scored: 1 higher, 1 lower,"
+        " 0 no clear difference (Welch t over seeds, Holm within these 2 pairs)."
+    )
+    assert second == (
+        "Second family: against their evaluator's hand-set or published weights, the 2 tuned "
+        "runs scored: 1 higher, 0 lower, 1 no clear difference (it would have found "
+        "differences of 3,600 points or more) (paired t over 5 seeds' picks, 200 test games "
+        "each, Holm over the runs)."
+    )
+    assert sizing.startswith(
+        "The primary family is sized for the config's target difference (points: cem8 1,200):"
+        " to find it in every pair with 80% power takes 20 seeds per run"
+    )
+    assert sizing.endswith("at these seeds the pairs find 650 to 700 points.")
     assert "against `cem-prior` +2,500 [+1,500, +3,500] per seed, above" in cem
     assert "Holm p = 0.004" in cem and "the seeds' own means 1 2 3 4 5" in cem
     assert "needs 9 seeds at these test games, or no number of test games at these seeds" in cem
@@ -169,28 +196,36 @@ def test_method_findings_read_direction_from_the_holm_p_value() -> None:
     ) in cmaes
     assert "needs 30 seeds at these test games, or 4,000 test games per seed" in cmaes
     assert "against" not in td and "needs" not in td  # no baseline for the network
-    assert pairs.startswith("Of 1 pairs of runs that tune the same evaluator, 0 differ")
-    assert "(Welch t over seeds)" in pairs
-    assert pairs.endswith(
+    assert random.startswith("random search (`random`, cem8)")
+    assert control.startswith("Of 2 pairs against the control on one evaluator, 2 differ")
+    assert tuners.startswith("Of 1 pairs between tuners on one evaluator, 0 differ")
+    assert "(Welch t over seeds, Holm within the family)" in tuners
+    assert tuners.endswith(
         "No clear difference: `cem` - `cmaes` +2,000 [-100, +4,100], a difference of 5,900 or "
         "more would have been found with 80% power."
     )
-    significant = method_findings(METHODS, PAIRS.assign(holm_pvalue=0.01))[-1]
-    assert "1 differ" in significant and "`cem` - `cmaes` +2,000 [-100, +4,100]" in significant
-    assert "No clear difference" not in significant
+    baseline_first = method_findings(WITH_CONTROL, PAIRS, primary="baseline")
+    assert baseline_first[0].startswith(
+        "**The answer (primary family).** Against their evaluator's hand-set"
+    )
+    assert baseline_first[1].startswith("Second family: against random search")
 
 
-def test_overfitting_counts_picks_that_scored_lower_on_fresh_seeds() -> None:
-    tuning = pd.DataFrame({"train": [100.0, 200.0, 300.0], "fresh": [90.0, 210.0, 240.0]})
+def test_overfitting_compares_each_methods_picks_on_selection_and_test_games() -> None:
+    """Per method, random search and networks aside: the picks' test score against their
+    selection score, paired over seeds, with the smallest difference it could find."""
+    tuning = pd.DataFrame(
+        {"run": ["cem"] * 3 + ["random"] * 3 + ["td"], "method": ["cem"] * 3 + ["random"] * 3
+         + ["td"], "evaluator": ["cem8"] * 6 + ["ntuple"], "seed": [1, 2, 3] * 2 + [1],
+         "selection_score": [1000.0, 1100.0, 1200.0, 900.0, 950.0, 990.0, float("nan")],
+         "test_score": [900.0, 1010.0, 1080.0, 950.0, 900.0, 1000.0, 5000.0]}
+    )  # fmt: skip
     (found,) = overfitting_findings(tuning)
-    assert found.startswith("In 2 of the 3 tuned picks, the value each was selected by was lower")
-    assert "median change -10.0%" in found
-    assert "no consistent gap (sign test over the picks, p = 1)" in found
-    lower = pd.DataFrame({"train": [100.0] * 8, "fresh": [90.0] * 7 + [100.0]})
-    (found,) = overfitting_findings(lower)
-    assert "In 7 of the 7 tuned picks whose value changed (8 in all)," in found
-    assert "p = 0.016" in found
-    assert "the training value overstates what a pick does on new games" in found
+    assert found.startswith(
+        "`cem` (cem, cem8): its 3 seeds' picks scored 1,100 on their selection games and 997 "
+        "on their test games, test - selection -103"
+    )
+    assert "(paired t over seeds, Holm p" in found and "Holm over the 1 methods" in found
     assert overfitting_findings(pd.DataFrame({"train": [1.0]})) == []
 
 
@@ -257,8 +292,8 @@ def test_claim_findings_count_the_verdicts_and_name_the_failures() -> None:
 
 
 def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> None:
-    tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": METHODS,
-              "tuning": TUNING}  # fmt: skip
+    tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": WITH_CONTROL,
+              "method_pairs": PAIRS, "tuning": TUNING}  # fmt: skip
     search, tuning, learned = answers(tables)
     assert search.startswith(
         "**The best search for its cost.** Under each budget the strongest row: at 1 ms per "
@@ -268,12 +303,14 @@ def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> No
     assert "at 2000 nodes per move `em-2k`" in search
     assert "Timed budgets are this machine's" in search
     assert "TDL2048+ mean 412,785 at 1 ply" in search and "published and not measured" in search
-    assert tuning == (
-        "**Evolutionary against hand tuning.** Against their evaluator's hand-set or published "
-        "weights, the 2 tuned runs scored 1 higher, 0 lower, 1 no clear difference (it would "
-        "have found differences of 3,600 points or more) (paired t over 5 seeds' picks, 200 "
-        "test games each, Holm over the runs; games played per seed in tuning: cem 2,000, "
-        "cmaes 1,900 to 2,100)."
+    assert tuning.startswith(
+        "**Evolutionary tuning against random search and hand tuning.** Primary family: "
+        "Against random search at the same budget on their evaluator"
+    )
+    assert "Second family: against their evaluator's hand-set" in tuning
+    assert tuning.endswith(
+        "Games played per seed, training and selection: cem 2,000, cmaes 1,900 to 2,100, td "
+        "100,000."
     )
     assert learned == (
         "**Heuristics against the learned network.** On common games with the same agent, the "
@@ -299,7 +336,7 @@ def test_timed_budgets_are_called_this_machines_only_when_a_ranked_row_is_timed(
 
 
 def test_the_page_opens_with_its_answers_and_has_a_section_per_table() -> None:
-    tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": METHODS,
+    tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": WITH_CONTROL,
               "method_pairs": PAIRS}  # fmt: skip
     page = findings_page(tables, "made by")
     assert page.startswith("# Findings")
@@ -309,34 +346,3 @@ def test_the_page_opens_with_its_answers_and_has_a_section_per_table() -> None:
     assert page.index("**The best search for its cost.**") > answers_at
     assert "## The learned evaluation" in page
     assert "## Depth transfer" not in page and page.endswith("made by\n")
-
-
-def test_the_answer_sets_the_tuners_against_the_control() -> None:
-    """Random search is the control: its own baseline row is not a tuned run's, and each pair
-    of a tuner and the control is read as tuner - control, whichever side it stands on."""
-    control = METHODS.iloc[[1]].assign(run="random", method="random search", control=True)
-    methods = pd.concat([METHODS.assign(control=False), control], ignore_index=True)
-    pairs = pd.DataFrame(
-        [{"evaluator": "cem8", "run": "cem", "versus": "random", "test": "Welch t",
-          "diff": 900.0, "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.01,
-          "holm_pvalue": 0.02, "mdd": 700.0},
-         {"evaluator": "cem8", "run": "random", "versus": "cmaes", "test": "Welch t",
-          "diff": 800.0, "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.01,
-          "holm_pvalue": 0.03, "mdd": 650.0},
-         {"evaluator": "cem8", "run": "cem", "versus": "cmaes", "test": "Welch t",
-          "diff": 100.0, "diff_low": 1.0, "diff_high": 2.0, "t_pvalue": 0.5,
-          "holm_pvalue": 0.5, "mdd": 600.0}]
-    )  # fmt: skip
-    baseline, versus = tuning_answer(methods, pairs)
-    assert "the 2 tuned runs scored: 1 higher, 0 lower, 1 no clear difference" in baseline
-    assert versus.startswith(
-        "Against random search at the same budget, the control every tuner must beat, the 2 "
-        "tuners scored: 1 higher, 1 lower, 0 no clear difference (Welch t"
-    )
-    (_, tuned, _) = answers({"benchmark": BENCHMARK, "comparisons": COMPARISONS,
-                             "methods": methods})  # fmt: skip
-    assert "the 2 tuned runs scored" in tuned  # the control is not counted as a tuned run
-    assert "random search" not in tuned  # no pairs of runs: nothing said of the control
-    (_, tuned, _) = answers({"benchmark": BENCHMARK, "comparisons": COMPARISONS,
-                             "methods": methods, "method_pairs": pairs})  # fmt: skip
-    assert tuned.endswith(f"). {versus}")  # the control answered in the opening too

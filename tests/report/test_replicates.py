@@ -10,10 +10,13 @@ from frames import games
 from scipy import stats
 
 from g2048.report.replicates import (
+    FAMILY_CONTROL,
+    FAMILY_TUNERS,
     TunedRun,
     evaluator_baselines,
     method_pairs,
     method_table,
+    overfitting_table,
     tuned_runs,
 )
 from g2048.report.stats import holm, mean_ci
@@ -105,3 +108,45 @@ def test_the_shipped_config_compares_every_run_with_its_evaluators_baseline() ->
         "cem8": "cem-prior",
         "nneonneo": "nneonneo",
     }
+
+
+CONTROLLED = GAMES | sets("control", [0, 20, -20]) | sets("ahead", [400, 420, 380])
+WITH_CONTROL = [
+    TunedRun("steady", "CEM", "cem8", (1, 2, 3)),
+    TunedRun("control", "random search", "cem8", (1, 2, 3), control=True),
+    TunedRun("ahead", "CMA-ES", "cem8", (1, 2, 3)),
+]
+
+
+def test_each_tuner_meets_its_control_in_a_family_of_its_own() -> None:
+    """The primary family: each tuner against its evaluator's control, read tuner - control
+    whichever side the config lists it on, Holm within these pairs only; the tuners against
+    one another are a family apart; the target is a fraction of the control's mean."""
+    pairs = method_pairs(CONTROLLED, WITH_CONTROL, target=0.1)
+    control = pairs[pairs.family == FAMILY_CONTROL]
+    assert control[["run", "versus"]].values.tolist() == [["steady", "control"],
+                                                          ["ahead", "control"]]  # fmt: skip
+    assert pairs[pairs.family == FAMILY_TUNERS][["run", "versus"]].values.tolist() == [
+        ["steady", "ahead"]
+    ]
+    assert control.holm_pvalue.tolist() == pytest.approx(holm(control.t_pvalue).tolist())
+    assert (control["diff"] > 0).all()
+    mean = np.mean([CONTROLLED[f"control-s{k}"].score.mean() for k in (1, 2, 3)])
+    assert pairs.target.tolist() == pytest.approx([0.1 * mean] * 3)
+    table = method_table(CONTROLLED, WITH_CONTROL, {"cem8": "base"}, target=0.1)
+    assert table.target.tolist() == pytest.approx([0.1 * mean] * 3)
+
+
+def test_overfitting_pairs_each_methods_selection_and_test_scores_over_its_seeds() -> None:
+    tuning = pd.DataFrame(
+        {"run": ["cem"] * 3 + ["random"] * 3, "method": ["cem"] * 3 + ["random"] * 3,
+         "evaluator": ["cem8"] * 6, "seed": [1, 2, 3] * 2,
+         "selection_score": [1000.0, 1100.0, 1200.0, 900.0, 950.0, 990.0],
+         "test_score": [900.0, 1010.0, 1080.0, 950.0, 900.0, 1000.0]}
+    )  # fmt: skip
+    table = overfitting_table(tuning)
+    assert table.run.tolist() == ["cem"]  # random search's selection value is its control's
+    diffs = np.array([900.0, 1010.0, 1080.0]) - np.array([1000.0, 1100.0, 1200.0])
+    assert table["diff"][0] == pytest.approx(diffs.mean())
+    assert table.t_pvalue[0] == pytest.approx(stats.ttest_1samp(diffs, 0).pvalue)
+    assert table.mdd[0] > 0 and table.test[0] == "paired t"

@@ -251,6 +251,7 @@ rule findings:
         mem_mb=1000,
         runtime=5,
     params:
+        primary=config["tune"]["primary"],
         code=CODE,
     script:
         "../scripts/findings.py"

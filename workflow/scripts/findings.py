@@ -12,5 +12,5 @@ from g2048.study.results import read_json
 sm = snakemake  # noqa: F821
 job_log(sm)
 tables = {Path(path).stem: pd.read_csv(path) for path in sm.input.tables}
-page = findings_page(tables, footer(read_json(sm.input.provenance)))
+page = findings_page(tables, footer(read_json(sm.input.provenance)), sm.params.primary)
 Path(sm.output.findings_md).write_text(page)

@@ -17,11 +17,17 @@ runs = [TunedRun(**run) for run in sm.params.runs]
 made_by = footer(read_json(sm.input.provenance))
 methods = method_table(games, runs, sm.params.baselines, sm.params.target)
 note = holm_note(
-    methods, "each run against its evaluator's baseline", "paired t-tests' (over seeds)"
+    methods,
+    "each run against its evaluator's hand baseline: the second family",
+    "paired t-tests' (over seeds)",
 )
 write_table(methods, sm.output.methods_csv, footer=f"{note}\n{made_by}")
 pairs = method_pairs(games, runs, sm.params.target)
 note = holm_note(
-    pairs, "every two runs that tune the same evaluator", "Welch t-tests' (over seeds)"
+    pairs,
+    "every two runs that tune the same evaluator: each tuner against its control, and the "
+    "tuners against one another",
+    "Welch t-tests' (over seeds)",
+    by="family",
 )
 write_table(pairs, sm.output.method_pairs_csv, footer=f"{note}\n{made_by}")
