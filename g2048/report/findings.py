@@ -475,7 +475,8 @@ def answers(tables: dict[str, pd.DataFrame], primary: str = "control") -> list[s
     if methods is not None:
         families = tuning_answer(methods, pairs, primary)
         if families:
-            families[0] = families[0].removeprefix("**The answer (primary family).** ")
+            first = families[0].removeprefix("**The answer (primary family).** ")
+            families[0] = first[0].lower() + first[1:]
             scales = {run: _scale(tuning, "run", run) for run in methods.run}
             budgets = [f"{run} {games}" for run, games in scales.items() if games]
             played = (

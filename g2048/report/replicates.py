@@ -172,6 +172,7 @@ def method_pairs(
         for a, b in itertools.combinations(runs, 2)
         if a.evaluator == b.evaluator and not (a.control and b.control)
     ]
+    same.sort(key=lambda pair: not pair[1].control)  # the family against the control first
     sizes = {f: sum((b.control) == (f == FAMILY_CONTROL) for _, b in same)
              for f in (FAMILY_CONTROL, FAMILY_TUNERS)}  # fmt: skip
     rows = []

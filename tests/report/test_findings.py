@@ -305,7 +305,7 @@ def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> No
     assert "TDL2048+ mean 412,785 at 1 ply" in search and "published and not measured" in search
     assert tuning.startswith(
         "**Evolutionary tuning against random search and hand tuning.** Primary family: "
-        "Against random search at the same budget on their evaluator"
+        "against random search at the same budget on their evaluator"
     )
     assert "Second family: against their evaluator's hand-set" in tuning
     assert tuning.endswith(
