@@ -314,9 +314,10 @@ def _comparison(q: Question, methods: pd.DataFrame, pairs: pd.DataFrame) -> dict
         if len(row):
             r = row.iloc[0]
             low, high = sorted((sign * r.diff_low, sign * r.diff_high))
+            family = pairs[pairs.family == r.family] if "family" in pairs else pairs
             return {"diff": sign * r["diff"], "low": low, "high": high, "test": r.test,
                     "p": r.holm_pvalue, "mdd": r.mdd,
-                    "family": int(pairs.holm_pvalue.notna().sum()), "table": "method_pairs",
+                    "family": int(family.holm_pvalue.notna().sum()), "table": "method_pairs",
                     "seeds": int(seeds.iloc[0]) if len(seeds) else 0}  # fmt: skip
     return None
 
@@ -343,8 +344,8 @@ def question_rows(methods: pd.DataFrame, pairs: pd.DataFrame) -> list[tuple]:
         measured = f"{number(c['diff'])} [{number(c['low'])}, {number(c['high'])}]"
         note = (
             f"{c['test']} over {c['seeds']} seeds' picks on the test games, as in the findings' "
-            f"tuning section; Holm p = {c['p']:.2g} over the {c['family']} rows of "
-            f"`{c['table']}`"
+            f"tuning section; Holm p = {c['p']:.2g} over the {c['family']} comparisons of its "
+            f"family (`{c['table']}`)"
         )
         rows.append((q.source, q.text, band, "", measured, f"{q.run} {side}", note, False))
     return rows
