@@ -1,10 +1,12 @@
 """The source documents' quantitative claims, set beside what a study measured, with a verdict
-(`RULE`).
+(`rule`).
 
-A claim's verdict is an equivalence judgement with a direction: the measured 95% interval,
-widened by the source's own sampling error where the source states its number of games,
-against a tolerance band around the claimed value; a claim the study's games cannot settle
-says how many games would (`judge`). A claim's row is the benchmark entry that plays what the claim
+A claim's verdict is an equivalence judgement with a direction (`rule`, `judge`): held when
+the measured 95% interval lies within the claim's margin (`claim_band`: a range claim's range,
+or the claimed value +- the config's `claims.margin` of it, or its own error where the
+source's stated games make that larger), higher or lower than claimed when the interval lies
+wholly above or below the claim, and otherwise inconclusive, with the games that would settle
+it. A claim's row is the benchmark entry that plays what the claim
 is about (`Row`: evaluator, agent settings, weights, move cap), whatever the entry is called. A
 claim is not comparable when no entry plays it or its entry was played with other settings
 (then its `note` says which).
@@ -27,33 +29,36 @@ from g2048.agents import AgentConfig
 from g2048.report.stats import ALPHA, POWER, mean_ci, median_ci, wilson_ci
 from g2048.report.tables import moves_gain, number
 
-REL_TOLERANCE = 0.25  # a claim "about V" is held inside V +- 25% ...
-RATE_FLOOR = 0.02  # ... and, for a rate, at least +- 0.02 (so that "~0%" has a band)
+MARGIN = 0.10  # the default of the config's claims.margin: a claim "about V" is V +- 10% ...
+RATE_FLOOR = 0.02  # ... and, for a rate, at least +- 0.02 (so that "~0%" has a margin)
+HELD, HIGHER, LOWER = "held", "higher than claimed", "lower than claimed"
 
-RULE = (
-    "How to read the verdicts. A claim about a value V has the tolerance band V +- 25% "
-    f"(for a rate at least +- {RATE_FLOOR:g}); a range claim's band is its range. Where the "
-    "source states its number of games, V has its own 95% interval (`claimed`): for a rate "
-    "Wilson's, for a mean score V +- t x sd / sqrt(n) with the sd of this study's games (the "
-    "source's is not published). The measured interval is widened by the source's error "
-    "(the two errors added in quadrature on each side, Newcombe's MOVER), and the claim held "
-    "when that interval lies wholly inside its band, is higher or lower than claimed when it "
-    "lies wholly above or below it, and otherwise needs more games: the verdict gives how many "
-    f"this study would need to settle it with {POWER:.0%} power if the measured value were "
-    "true, or says that no number of games can where the source's own error leaves too "
-    "little of the band. A value without an interval is a point estimate and is judged by "
-    "itself. Each verdict reads its own interval, with no correction across claims (they are "
-    "separate statements, not one test), so about one interval in twenty may miss its true "
-    "value. A row played with other settings than the claim's is not comparable (the note says "
-    "how). Questions are the methods tables' comparisons of tuning runs, read from them with "
-    "their test, their Holm-adjusted interval and p-value (Holm over the rows of the table "
-    "they come from, named in the note), as the findings' tuning section gives them: a side "
-    f"is higher or lower when that p-value is below {ALPHA:g}. For each claim measured higher "
-    "or lower than claimed, `source's program` says whether the source's own program, run as "
-    "published on a few games (its search in a seeded game loop of ours: "
-    "tests/oracles/play_sources.py, its games in workflow/resources/source_games.csv), "
-    "reproduces the claim, judged by the same rule; or why it cannot be run."
-)
+
+def rule(margin: float = MARGIN) -> str:
+    """How the claims table's verdicts read, for the config's `claims.margin`."""
+    return (
+        "How to read the verdicts. A claim is held when this study's 95% interval lies within "
+        f"its margin: a range claim's range, or the claimed value V +- {margin:.0%} of V (or V's "
+        "own 95% error from the games the source states, where that is larger; for a rate at "
+        f"least +- {RATE_FLOOR:g}); otherwise it is higher or lower than claimed when the "
+        "interval lies wholly above or below V (the range), and inconclusive when it straddles "
+        f"it, with the games this study would need to settle it with {POWER:.0%} power if its "
+        "measured value were true. "
+        "V's own error (`claimed`) is Wilson's interval for a rate, V +- t x sd / sqrt(n) for a "
+        "mean score with the sd of this study's games (the source's is not published). A value "
+        "without an interval is a point estimate and is judged by itself. Each verdict reads its "
+        "own interval, with no correction across claims (they are separate statements, not one "
+        "test), so about one interval in twenty may miss its true value. A row played with other "
+        "settings than the claim's is not comparable (the note says how). Questions are the "
+        "methods tables' comparisons of tuning runs, read from them with their test, their "
+        "Holm-adjusted interval and p-value (Holm within the family they come from, named in "
+        "the note), as the findings' tuning section gives them: a side is higher or lower when "
+        f"that p-value is below {ALPHA:g}. For each claim measured higher or lower than "
+        "claimed, `source's program` says whether the source's own program, run as published "
+        "on a few games (its search in a seeded game loop of ours: "
+        "tests/oracles/play_sources.py, its games in workflow/resources/source_games.csv), "
+        "reproduces the claim, judged by the same rule; or why it cannot be run."
+    )
 
 
 @dataclass(frozen=True)
@@ -103,9 +108,8 @@ def find_entry(entries: list[dict], row: Row) -> str | None:
 @dataclass(frozen=True)
 class Claim:
     """One number a source document states: `metric` of the benchmark row that plays `row` is
-    about a value (or in a range); [low, high] is the tolerance band its measured interval must
-    lie in (`about_value`, or the range itself); `value` the claimed value (NaN for a range)
-    and `games` the number of games the source measured it on (0: not stated)."""
+    about a value (`low` = `high` = the value) or in a range [low, high]; `games` the number of
+    games the source measured it on (0: not stated)."""
 
     source: str
     text: str
@@ -113,8 +117,12 @@ class Claim:
     metric: str  # a column of the benchmark table, e.g. score_mean or reach_2048
     low: float
     high: float
-    value: float = math.nan
     games: int = 0
+
+    @property
+    def value(self) -> float:
+        """The claimed value; NaN for a range."""
+        return self.low if self.low == self.high else math.nan
 
     @property
     def rate(self) -> bool:
@@ -122,19 +130,28 @@ class Claim:
         return self.metric.startswith("reach_")
 
 
-def about_value(value: float, rate: bool) -> tuple[float, float]:
-    """The tolerance band of a claim "about `value`": +- 25%, for a rate at least +- 0.02 and
-    inside [0, 1]."""
-    if rate:
-        tolerance = max(REL_TOLERANCE * value, RATE_FLOOR)
-        return max(0.0, value - tolerance), min(1.0, value + tolerance)
-    return value * (1 - REL_TOLERANCE), value * (1 + REL_TOLERANCE)
+def claim_band(
+    claim: Claim, margin: float = MARGIN, claimed: tuple[float, float] | None = None
+) -> tuple[float, float]:
+    """The interval a measurement must lie in for `claim` to be held: a range claim's range;
+    for a value V, V +- the larger of `margin` x V and the half-widths of V's own interval
+    `claimed` (`source_interval`; None: no error), for a rate at least +- RATE_FLOOR and inside
+    [0, 1]."""
+    value = claim.value
+    if math.isnan(value):
+        return claim.low, claim.high
+    half = margin * abs(value)
+    if claimed is not None and not any(map(math.isnan, claimed)):
+        half = max(half, value - claimed[0], claimed[1] - value)
+    if claim.rate:
+        half = max(half, RATE_FLOOR)
+        return max(0.0, value - half), min(1.0, value + half)
+    return value - half, value + half
 
 
 def about_claim(source: str, text: str, row: Row, metric: str, value: float, games: int) -> Claim:
     """A claim that `metric` of `row` is about `value`, measured by the source on `games`."""
-    low, high = about_value(value, metric.startswith("reach_"))
-    return Claim(source, text, row, metric, low, high, value, games)
+    return Claim(source, text, row, metric, value, value, games)
 
 
 def _source004(row: Row, label: str, score: float, reach: float) -> list[Claim]:
@@ -246,10 +263,10 @@ PROGRAM_LABELS = {
 }
 
 
-def program_verdict(claim: Claim, source_games: pd.DataFrame) -> str:
+def program_verdict(claim: Claim, source_games: pd.DataFrame, margin: float = MARGIN) -> str:
     """Whether the source's own program reproduces `claim` on its games in `source_games`
-    (rows of its `PROGRAMS` name: score, max_tile), judged by `judge` with the source's own
-    error; or why it was not run."""
+    (rows of its `PROGRAMS` name: score, max_tile), judged by `judge` at the claim's `margin`
+    with the source's own error; or why it was not run."""
     program = PROGRAMS.get(claim.row, "not run: no program of the source plays this row")
     if program.startswith("not run"):
         return program
@@ -267,9 +284,9 @@ def program_verdict(claim: Claim, source_games: pd.DataFrame) -> str:
         own = source_interval(claim, math.nan)
     else:
         return f"not run: {program}'s games give no {claim.metric}"
-    verdict = judge(measured, claim, n, own)
-    reading = "reproduces the claim" if verdict == "held" else f"also {verdict}"
-    if verdict.startswith(("needs", "cannot")):
+    verdict = judge(measured, claim, n, claim_band(claim, margin, own))
+    reading = "reproduces the claim" if verdict == HELD else f"also {verdict}"
+    if verdict.startswith("inconclusive"):
         reading = f"does not settle it ({verdict})"
     return f"{PROGRAM_LABELS[program]}, {n} games: {_measured(*measured)}, {reading}"
 
@@ -370,47 +387,41 @@ def judge(
     measured: tuple[float, float, float],
     claim: Claim,
     games: int,
-    claimed: tuple[float, float] | None = None,
+    band: tuple[float, float] | None = None,
 ) -> str:
-    """The verdict of a claim: held, higher than claimed, lower than claimed, or "needs N
-    games". `measured` is (estimate, low, high) over `games` games and `claimed` the claimed
-    value's own interval (`source_interval`; None: no error). The measured interval is
-    widened by the claimed value's error on each side (MOVER: the half-widths added in
-    quadrature), then set against the band; "needs N games" is the number of games at which
-    the widened interval would clear the nearer edge with POWER if the measured value were
-    true (its half-width shrinking as 1 / sqrt(games), the source's error kept); "cannot be
-    judged" where the source's error alone leaves too little of the band."""
+    """The verdict of a claim (`rule`): HELD when the measured interval lies within `band`
+    (`claim_band`; by default the claim's at MARGIN, without the source's error), HIGHER or
+    LOWER when it lies wholly above or below the claim, else "inconclusive: needs N games": the
+    games at which, were the measured value true, the interval would with POWER either fit
+    the band or clear the claim, whichever comes first (its half-widths shrinking as 1 /
+    sqrt(games)). `measured` is (estimate, low, high) over `games` games."""
     est, low, high = measured
-    value = est if math.isnan(claim.value) else claim.value
-    known = claimed is not None and not any(map(math.isnan, claimed))
-    c_low, c_high = claimed if known else (value, value)
-    down = math.hypot(est - low, c_high - value)  # the widened interval's lower half-width
-    up = math.hypot(high - est, value - c_low)
-    if claim.rate:  # a rate's interval stops at 0 and 1, and no test must clear those edges
-        down, up = min(down, est), min(up, 1.0 - est)
-    if claim.low <= est - down and est + up <= claim.high:
-        return "held"
-    if est - down > claim.high:
-        return "higher than claimed"
-    if est + up < claim.low:
-        return "lower than claimed"
+    lo, hi = claim_band(claim) if band is None else band
+    if lo <= low and high <= hi:
+        return HELD
+    if low > claim.high:
+        return HIGHER
+    if high < claim.low:
+        return LOWER
+    down, up = est - low, high - est
+
+    def shrink(gap: float, half: float) -> float:  # the factor by which `half` must shrink
+        return math.inf if half <= 0 else max(gap, 0.0) / half
+
+    routes = []  # how far the interval must shrink to settle the claim, one way or another
+    if lo <= est <= hi:  # held, once it fits
+        routes.append(min(shrink(est - lo, down), shrink(hi - est, up)))
+    if est > claim.high:  # higher, once it clears the claim
+        routes.append(shrink(est - claim.high, down))
+    if est < claim.low:
+        routes.append(shrink(claim.low - est, up))
+    factor = max(routes, default=0.0)
+    if not factor > 0:
+        return "inconclusive: no number of games settles it at this estimate"
     z = stats.norm.ppf(1 - ALPHA / 2)
     k = (z + stats.norm.ppf(POWER)) / z  # from a half-width at level 1 - ALPHA to POWER
-    sides = []  # (gap to the edge to clear, our half-width and the source's towards it)
-    floor = 0.0 if claim.rate else -math.inf
-    if est >= claim.low and not (claim.low == floor == est - down):  # clear the lower edge
-        gap = est - claim.low if est <= claim.high else est - claim.high
-        sides.append((gap, est - low, c_high - value))
-    if est <= claim.high and not (claim.rate and claim.high == 1.0 == est + up):
-        gap = claim.high - est if est >= claim.low else claim.low - est
-        sides.append((gap, high - est, value - c_low))
-    needed = 0.0
-    for gap, ours, theirs in sides:
-        room = (gap / k) ** 2 - theirs**2
-        if room <= 0:
-            return f"cannot be judged: the source's {claim.games} games leave too wide a margin"
-        needed = max(needed, games * ours**2 / room)
-    return f"needs {max(math.ceil(needed), games + 1):,} games"
+    needed = games * (k / factor) ** 2
+    return f"inconclusive: needs {max(math.ceil(needed), games + 1):,} games"
 
 
 def measured_interval(
@@ -451,10 +462,10 @@ def _game_sd(measured: tuple[float, float, float], games: int) -> float:
     return (measured[2] - measured[1]) / 2 / stats.t.ppf(0.975, games - 1) * math.sqrt(games)
 
 
-COLUMNS = ["source", "claim", "tolerance band", "claimed (95% CI)", "measured (95% CI)",
+COLUMNS = ["source", "claim", "margin", "claimed (95% CI)", "measured (95% CI)",
            "verdict", "note", "timed"]  # fmt: skip
 PROGRAM = "source's program"
-FAILED = ("higher than claimed", "lower than claimed")
+FAILED = (HIGHER, LOWER)
 
 
 def claims_table(
@@ -464,15 +475,16 @@ def claims_table(
     methods: pd.DataFrame | None = None,
     pairs: pd.DataFrame | None = None,
     source_games: pd.DataFrame | None = None,
+    margin: float = MARGIN,
 ) -> pd.DataFrame:
-    """Every claim beside its tolerance band, its own interval (from the source's games), the
-    measured value and its verdict (`RULE`), and, where it was measured higher or lower than
-    claimed, what the source's own program gives on its `source_games` (`program_verdict`);
-    then every question answered from the `methods` and `pairs` tables. Each claim's row is
-    the benchmark entry (of the config's `entries`) that plays what the claim is about; an
-    entry's `note` marks it played with settings other than the claim's, so not comparable;
-    `timed` marks claims measured on games under a time budget (reproducible only up to
-    timing)."""
+    """Every claim beside its margin (`claim_band` at the config's `margin`), its own interval
+    (from the source's games), the measured value and its verdict (`rule`), and, where it was
+    measured higher or lower than claimed, what the source's own program gives on its
+    `source_games` (`program_verdict`); then every question answered from the `methods` and
+    `pairs` tables. Each claim's row is the benchmark entry (of the config's `entries`) that
+    plays what the claim is about; an entry's `note` marks it played with settings other than
+    the claim's, so not comparable; `timed` marks claims measured on games under a time budget
+    (reproducible only up to timing)."""
     notes = {e["name"]: e["note"] for e in entries if e.get("note")}
     sizes = {e["name"]: int(e.get("games", 0)) for e in entries}
     timed = set(table.name[table.timed])
@@ -480,27 +492,23 @@ def claims_table(
     if source_games is None:
         source_games = pd.DataFrame(columns=["program", "score", "max_tile"])
     for claim in CLAIMS:
-        band = (
-            number(claim.low)
-            if claim.low == claim.high
-            else f"{number(claim.low)} to {number(claim.high)}"
-        )
         entry = find_entry(entries, claim.row)
         measured = None if entry is None else measured_interval(table, entry, claim.metric, extra)
         if measured is None:
             missing = f"the study has no {claim.metric} of {claim.row}"
-            rows.append((claim.source, claim.text, band, "", "", "not comparable", missing,
-                         False))  # fmt: skip
+            rows.append((claim.source, claim.text, _band(claim_band(claim, margin)), "", "",
+                         "not comparable", missing, False))  # fmt: skip
             programs.append("")
             continue
         games = sizes.get(entry, 0)
         mean = claim.metric == "score_mean"
         own = source_interval(claim, _game_sd(measured, games) if mean else math.nan)
+        band = claim_band(claim, margin, own)
         stated = _measured(claim.value, *own) if claim.games and own[0] != own[1] else ""
-        result = "not comparable" if entry in notes else judge(measured, claim, games, own)
-        rows.append((claim.source, claim.text, band, stated, _measured(*measured), result,
-                     notes.get(entry, ""), entry in timed))  # fmt: skip
-        programs.append(program_verdict(claim, source_games) if result in FAILED else "")
+        result = "not comparable" if entry in notes else judge(measured, claim, games, band)
+        rows.append((claim.source, claim.text, _band(band), stated, _measured(*measured),
+                     result, notes.get(entry, ""), entry in timed))  # fmt: skip
+        programs.append(program_verdict(claim, source_games, margin) if result in FAILED else "")
     empty = pd.DataFrame(columns=["run", "holm_pvalue"])
     questions = question_rows(methods if methods is not None else empty,
                               pairs if pairs is not None else empty)  # fmt: skip
@@ -509,10 +517,15 @@ def claims_table(
     return out
 
 
-def claims_page(claims: pd.DataFrame, title: str, footer: str) -> str:
-    """The claims table as a Markdown page: its title, the rule of its verdicts, the table and
-    `footer`."""
-    return f"# {title}\n\n{RULE}\n\n{claims.to_markdown(index=False)}\n\n{footer}\n"
+def _band(band: tuple[float, float]) -> str:
+    low, high = band
+    return number(low) if low == high else f"{number(low)} to {number(high)}"
+
+
+def claims_page(claims: pd.DataFrame, title: str, footer: str, margin: float = MARGIN) -> str:
+    """The claims table as a Markdown page: its title, the rule of its verdicts (at the
+    config's `margin`), the table and `footer`."""
+    return f"# {title}\n\n{rule(margin)}\n\n{claims.to_markdown(index=False)}\n\n{footer}\n"
 
 
 def switching_gains(

@@ -409,12 +409,10 @@ def _leader_against_runner_up(r: pd.Series) -> str:
 
 def claim_findings(claims: pd.DataFrame) -> list[str]:
     """The claims' verdicts counted, and those measured above or below their claim named."""
-    judged = claims[~claims["tolerance band"].str.startswith("question:")]
-    kinds = judged.verdict.where(
-        ~judged.verdict.str.startswith(("needs", "cannot")), "needs more games"
-    )
+    judged = claims[~claims["margin"].str.startswith("question:")]
+    kinds = judged.verdict.where(~judged.verdict.str.startswith("inconclusive"), "inconclusive")
     counts = kinds.value_counts()
-    order = ("held", "higher than claimed", "lower than claimed", "needs more games")
+    order = ("held", "higher than claimed", "lower than claimed", "inconclusive")
     parts = [f"{counts.get(v, 0)} {v}" for v in (*order, "not comparable")]
     failed = judged[judged.verdict.isin(order[1:3])]
     measured = failed["measured (95% CI)"]
@@ -423,9 +421,9 @@ def claim_findings(claims: pd.DataFrame) -> list[str]:
         for c, m, v in zip(failed.claim, measured, failed.verdict, strict=True)
     )
     return [
-        f"Of the source documents' {len(judged)} claims, " + ", ".join(parts) + " (equivalence "
-        "to a tolerance band, with the source's own sampling error where it states its games; "
-        "rule at the top of the claims table)" + (f". Off the claim: {names}." if names else ".")
+        f"Of the source documents' {len(judged)} claims, " + ", ".join(parts) + " (held: the "
+        "measured interval within the claim's margin; the rule at the top of the claims table)"
+        + (f". Off the claim: {names}." if names else ".")
     ]
 
 

@@ -230,6 +230,7 @@ rule claims:
     params:
         entries=config["benchmark"]["entries"],
         pairs=study.switching_pairs(config),
+        margin=config["claims"]["margin"],
         study_seed=config["study_seed"],
         code=CODE,
     script:

@@ -5,11 +5,11 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.report.claims import (
-    RULE,
     claims_page,
     claims_table,
     game_entries,
     game_measurements,
+    rule,
     switching_gains,
 )
 from g2048.report.tables import html_page
@@ -32,9 +32,10 @@ games = {
 extra = switching_gains(pairs, games) | game_measurements(sm.params.entries, games)
 methods, method_pairs = pd.read_csv(sm.input.methods), pd.read_csv(sm.input.method_pairs)
 source_games = pd.read_csv(sm.input.source_games)
-claims = claims_table(table, sm.params.entries, extra, methods, method_pairs, source_games)
+margin = sm.params.margin
+claims = claims_table(table, sm.params.entries, extra, methods, method_pairs, source_games, margin)
 title = "The source documents' claims and what this study measured"
 made_by = footer(read_json(sm.input.provenance))
-Path(sm.output.claims_md).write_text(claims_page(claims, title, made_by))
-Path(sm.output.claims_html).write_text(html_page(claims, title, f"{RULE}\n{made_by}"))
+Path(sm.output.claims_md).write_text(claims_page(claims, title, made_by, margin))
+Path(sm.output.claims_html).write_text(html_page(claims, title, f"{rule(margin)}\n{made_by}"))
 claims.to_csv(sm.output.claims_csv, index=False)
