@@ -63,21 +63,48 @@ def _pair(comparisons: pd.DataFrame, a: str, b: str) -> pd.Series:
     return rows.iloc[0]
 
 
-def budget_ranks(benchmark: pd.DataFrame, comparisons: pd.DataFrame) -> dict[str, list[str]]:
-    """The rows under each budget of `comparisons`, strongest first (by the benchmark's mean)."""
-    means = benchmark.set_index("name").score_mean
+def budget_ranks(
+    benchmark: pd.DataFrame,
+    comparisons: pd.DataFrame,
+    fixed: str | None = None,
+    varied: str | None = None,
+) -> dict[str, list[str]]:
+    """The rows under each budget of `comparisons`, strongest first (by the benchmark's mean).
+    With `fixed` (a benchmark column), one ranking per budget and value of it, keyed "<budget>
+    on <value>", of the rows that share that value and differ in `varied`: one thing varied at
+    a time (the search with the evaluator fixed, the evaluator with the search fixed); a group
+    whose rows all share their `varied` value is no such ranking and is left out."""
+    rows = benchmark.set_index("name")
     ranked = comparisons[comparisons.budget.fillna("") != ""]
     out = {}
-    for budget, rows in ranked.groupby("budget", sort=False):
-        names = set(rows["first"]) | set(rows["second"])
-        out[budget] = sorted(names, key=lambda n: -means[n])
+    for budget, pairs in ranked.groupby("budget", sort=False):
+        names = sorted(
+            set(pairs["first"]) | set(pairs["second"]), key=lambda n: -rows.score_mean[n]
+        )
+        if fixed is None:
+            out[budget] = names
+            continue
+        for value in dict.fromkeys(rows.loc[names, fixed]):
+            group = [n for n in names if rows.at[n, fixed] == value]
+            if len(group) > 1 and rows.loc[group, varied].nunique() > 1:
+                out[f"{budget} on {value}"] = group
     return out
 
 
+# the three search answers, in the order findings.md gives them: what each varies at a budget
+SEARCH_QUESTIONS = (
+    ("The best search for its cost", "with the evaluator held fixed", "evaluator", "algorithm"),
+    ("The best evaluator under one search", "with the search held fixed", "algorithm", "evaluator"),
+    ("The best row overall", "every row of the budget", None, None),
+)
+
+
 def search_findings(benchmark: pd.DataFrame, comparisons: pd.DataFrame) -> list[str]:
-    """The strongest row of each algorithm, and the rows under each budget ranked, side by side
-    with the time they used, each rank against the next by its one test (`comparisons`): a
-    ranking the games cannot tell apart is reported as such."""
+    """The highest mean of each algorithm's rows of fixed cost (a maximum over rows of other
+    costs, not a ranking), then the rows under each budget ranked, one thing varied at a time
+    (`SEARCH_QUESTIONS`: the search on one evaluator, the evaluator under one search, then
+    every row), side by side with the time they used, each rank against the next by its one
+    test (`comparisons`): a ranking the games cannot tell apart is reported as such."""
     out = []
     untimed = benchmark[~benchmark.timed.astype(bool)]
     for algorithm, rows in untimed.groupby("algorithm", sort=False):
@@ -85,31 +112,75 @@ def search_findings(benchmark: pd.DataFrame, comparisons: pd.DataFrame) -> list[
         which = (
             f"The only {algorithm} row"
             if len(rows) == 1
-            else f"The strongest of the {len(rows)} {algorithm} rows"
+            else f"The highest mean of the {len(rows)} {algorithm} rows (not tested against the "
+            "others, whose costs differ)"
         )
         out.append(f"{which} of fixed cost: {_row_text(best)} (mean: {T_MEAN}; rate: {WILSON}).")
     rows = benchmark.set_index("name")
-    for budget, names in budget_ranks(benchmark, comparisons).items():
-        parts, timed = [], bool(rows.loc[names, "timed"].astype(bool).any())
-        for higher, lower in zip(names, [*names[1:], None], strict=True):
-            r = rows.loc[higher]
-            part = (
-                f"`{higher}` {_interval(r.score_mean, r.score_low, r.score_high)} over "
-                f"{r.games} games using {r.ms_per_move:.3g} ms per move"
-            )
-            if lower is not None:
-                c = _pair(comparisons, higher, lower)
-                part += (
-                    f", above the next by {_between(c, higher)} ({_test(c)})"
-                    if c.holm_pvalue < ALPHA
-                    else f", not separated from the next ({_test(c)}; {_undetected(c.mdd)})"
+    for _, how, fixed, varied in SEARCH_QUESTIONS:
+        for budget, names in budget_ranks(benchmark, comparisons, fixed, varied).items():
+            parts, timed = [], bool(rows.loc[names, "timed"].astype(bool).any())
+            for higher, lower in zip(names, [*names[1:], None], strict=True):
+                r = rows.loc[higher]
+                part = (
+                    f"`{higher}` {_interval(r.score_mean, r.score_low, r.score_high)} over "
+                    f"{r.games} games using {r.ms_per_move:.3g} ms per move"
                 )
-            parts.append(part)
-        note = "; timed games, reproducible only up to timing" if timed else ""
+                if lower is not None:
+                    c = _pair(comparisons, higher, lower)
+                    part += (
+                        f", above the next by {_between(c, higher)} ({_test(c)})"
+                        if c.holm_pvalue < ALPHA
+                        else f", not separated from the next ({_test(c)}; {_undetected(c.mdd)})"
+                    )
+                parts.append(part)
+            note = "; timed games, reproducible only up to timing" if timed else ""
+            out.append(
+                f"Under a budget of {budget}, {how} ({T_MEAN}; each row against the next by "
+                f"the one test of the comparisons table, adjusted interval{note}): "
+                + "; ".join(parts)
+                + "."
+            )
+    return out
+
+
+def _lead(rows: pd.DataFrame, comparisons: pd.DataFrame, budget: str, names: list[str]) -> str:
+    """A ranking's strongest row read against the next by their one test: named strongest only
+    where that test separates them."""
+    c = _pair(comparisons, names[0], names[1])
+    r = rows.loc[names[0]]
+    reading = (
+        f"the strongest, above `{names[1]}` by {_between(c, names[0])}"
+        if c.holm_pvalue < ALPHA
+        else f"not separated from `{names[1]}` ({_undetected(c.mdd)})"
+    )
+    return (
+        f"at {budget} `{names[0]}` ({r.agent}, {r.evaluator}) "
+        f"{_interval(r.score_mean, r.score_low, r.score_high)} over {r.games} games, "
+        f"{reading} ({_test(c)})"
+    )
+
+
+def search_answers(benchmark: pd.DataFrame, comparisons: pd.DataFrame) -> list[str]:
+    """The search question in three answers, one thing varied at a time (`SEARCH_QUESTIONS`):
+    under each budget the best search with the evaluator held fixed, then the best evaluator
+    under one search, then the best row overall; each lead against the next by its test."""
+    rows = benchmark.set_index("name")
+    out = []
+    for title, how, fixed, varied in SEARCH_QUESTIONS:
+        ranks = budget_ranks(benchmark, comparisons, fixed, varied)
+        if not ranks:
+            continue
+        timed = any(rows.loc[names, "timed"].astype(bool).any() for names in ranks.values())
+        leads = [_lead(rows, comparisons, budget, names) for budget, names in ranks.items()]
         out.append(
-            f"Under a budget of {budget} ({T_MEAN}; each row against the next by the one test "
-            f"of the comparisons table, adjusted interval{note}): " + "; ".join(parts) + "."
+            f"**{title}.** Under each budget, {how}: "
+            + "; ".join(leads)
+            + (". Timed budgets are this machine's (the footer names its CPU)" if timed else "")
+            + "."
         )
+    if out:
+        out[-1] += f" {published_context()}."
     return out
 
 
@@ -438,36 +509,14 @@ def _scale(tuning: pd.DataFrame, column: str, value: str) -> str:
 
 
 def answers(tables: dict[str, pd.DataFrame], primary: str = "control") -> list[str]:
-    """The page's three answers, each a short paragraph with its numbers, its test and the
-    scale it holds at: the best search for its cost, tuning against hand-set weights, and the
-    heuristics against the learned network; with the published state of the art beside."""
-    out = []
+    """The page's answers, each a short paragraph with its numbers, its test and the scale it
+    holds at: the best search for its cost with the evaluator held fixed, the best evaluator
+    under one search and the best row overall (`search_answers`, with the published state of
+    the art beside), tuning against random search and hand-set weights, and the heuristics
+    against the learned network."""
     benchmark, comparisons = tables["benchmark"], tables["comparisons"]
     rows = benchmark.set_index("name")
-    leads, timed = [], False
-    for budget, names in budget_ranks(benchmark, comparisons).items():
-        timed |= bool(rows.loc[names, "timed"].astype(bool).any())
-        c = _pair(comparisons, names[0], names[1])
-        r = rows.loc[names[0]]
-        reading = (
-            f"above `{names[1]}` by {_between(c, names[0])}"
-            if c.holm_pvalue < ALPHA
-            else f"not separated from `{names[1]}` ({_undetected(c.mdd)})"
-        )
-        leads.append(
-            f"at {budget} `{names[0]}` ({r.agent}, {r.evaluator}) "
-            f"{_interval(r.score_mean, r.score_low, r.score_high)} over {r.games} games, "
-            f"{reading} ({_test(c)})"
-        )
-    if leads:
-        out.append(
-            "**The best search for its cost.** Under each budget the strongest row: "
-            + "; ".join(leads)
-            + (". Timed budgets are this machine's (the footer names its CPU)" if timed else "")
-            + ". "
-            + published_context()
-            + "."
-        )
+    out = search_answers(benchmark, comparisons)
     methods, tuning = tables.get("methods"), tables.get("tuning", pd.DataFrame())
     pairs = tables.get("method_pairs", pd.DataFrame())
     if methods is not None:

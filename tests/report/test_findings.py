@@ -42,6 +42,7 @@ BENCHMARK = pd.DataFrame(
         bench_row("hy-10ms", "hybrid", 40800, 2.0, timed=True),
         bench_row("em-1ms", "expectimax", 30000, 0.4, timed=True),
         bench_row("mc-1ms", "montecarlo", 29000, 1.1, timed=True),
+        bench_row("net-1ms", "expectimax", 50000, 1.0, timed=True, evaluator="ntuple"),
         bench_row("em-2k", "expectimax", 45000, 1.5),
         bench_row("mc-2k", "montecarlo", 25000, 2.5),
         bench_row("net-d1", "greedy", 40000, 0.01, evaluator="ntuple"),
@@ -64,7 +65,9 @@ COMPARISONS = pd.DataFrame(
     [
         pair("net-d1", "h-d1", 32000, 1e-30, network="net-d1", first_score=40000.0,
              second_score=8000.0),
-        pair("em-1ms", "mc-1ms", 1000, 0.011, budget="1 ms per move", rank=1, timed=True),
+        pair("em-1ms", "mc-1ms", 1000, 0.011, budget="1 ms per move", rank=2, timed=True),
+        pair("net-1ms", "em-1ms", 20000, 1e-9, budget="1 ms per move", rank=1, timed=True),
+        pair("net-1ms", "mc-1ms", 21000, 1e-9, budget="1 ms per move", timed=True),
         pair("em-10ms", "mc-10ms", 19000, 1e-40, budget="10 ms per move", rank=1, timed=True),
         pair("mc-10ms", "hy-10ms", 200, 0.58, budget="10 ms per move", rank=2, timed=True),
         pair("em-2k", "mc-2k", 20000, 1e-20, budget="2000 nodes per move", rank=1),
@@ -72,25 +75,36 @@ COMPARISONS = pd.DataFrame(
 )  # fmt: skip
 
 
-def test_search_findings_name_each_algorithms_strongest_row_and_the_time_used() -> None:
+def test_search_findings_vary_one_thing_at_a_time() -> None:
+    """The highest mean of each algorithm's fixed-cost rows (not called strongest: untested),
+    then under each budget the search on one evaluator, the evaluator under one search, and
+    every row, in the comparisons table's (the config's) order."""
     found = search_findings(BENCHMARK, COMPARISONS)
-    assert len(found) == 6  # three algorithms of fixed cost, three budgets
-    assert found[0].startswith("The strongest of the 3 expectimax rows of fixed cost: `em-d5`")
-    assert found[1].startswith("The strongest of the 2 montecarlo rows of fixed cost: `mc-100`")
-    assert found[2].startswith("The strongest of the 2 greedy rows of fixed cost: `net-d1`")
+    assert len(found) == 10  # three algorithms of fixed cost; 3 + 1 + 3 budget rankings
+    assert found[0].startswith(
+        "The highest mean of the 3 expectimax rows (not tested against the others, whose costs "
+        "differ) of fixed cost: `em-d5`"
+    )
+    assert "strongest" not in " ".join(found[:3])
     assert "52,000 [51,500, 52,500] over 100 games at 6 ms per move" in found[0]
     assert "em-10ms" not in found[0]  # timed rows apart
     assert [f.split(" (")[0] for f in found[3:]] == [
-        "Under a budget of 1 ms per move",
-        "Under a budget of 10 ms per move",
-        "Under a budget of 2000 nodes per move",
-    ]  # the comparisons table's order (the config's)
+        "Under a budget of 1 ms per move on nneonneo, with the evaluator held fixed",
+        "Under a budget of 10 ms per move on nneonneo, with the evaluator held fixed",
+        "Under a budget of 2000 nodes per move on nneonneo, with the evaluator held fixed",
+        "Under a budget of 1 ms per move on expectimax, with the search held fixed",
+        "Under a budget of 1 ms per move, every row of the budget",
+        "Under a budget of 10 ms per move, every row of the budget",
+        "Under a budget of 2000 nodes per move, every row of the budget",
+    ]
+    assert "`net-1ms`" not in found[3]  # the network is another evaluator
+    assert found[6].index("`net-1ms`") < found[6].index("`em-1ms`") and "mc-1ms" not in found[6]
     assert found[4].index("`em-10ms`") < found[4].index("`mc-10ms`") < found[4].index("`hy-10m")
     assert "over 100 games using 11 ms per move" in found[4]
 
 
 def test_ranks_under_a_budget_are_separated_only_where_the_games_tell_them_apart() -> None:
-    one_ms, ten_ms, nodes = search_findings(BENCHMARK, COMPARISONS)[3:]
+    one_ms, ten_ms, nodes = search_findings(BENCHMARK, COMPARISONS)[3:6]
     assert (
         "`em-10ms` 60,000 [59,500, 60,500] over 100 games using 3.3 ms per move, above the next "
         "by +19,000 [+18,300, +19,700] (paired t, Holm p = 1e-40)"
@@ -295,15 +309,21 @@ def test_claim_findings_count_the_verdicts_and_name_the_failures() -> None:
 def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> None:
     tables = {"benchmark": BENCHMARK, "comparisons": COMPARISONS, "methods": WITH_CONTROL,
               "method_pairs": PAIRS, "tuning": TUNING}  # fmt: skip
-    search, tuning, learned = answers(tables)
+    search, evaluator, overall, tuning, learned = answers(tables)
     assert search.startswith(
-        "**The best search for its cost.** Under each budget the strongest row: at 1 ms per "
-        "move `em-1ms` (expectimax settings, nneonneo) 30,000 [29,500, 30,500] over 100 games, "
-        "above `mc-1ms` by +1,000 [+300, +1,700] (paired t, Holm p = 0.011); at 10 ms per move"
+        "**The best search for its cost.** Under each budget, with the evaluator held fixed: at "
+        "1 ms per move on nneonneo `em-1ms` (expectimax settings, nneonneo) 30,000 [29,500, "
+        "30,500] over 100 games, the strongest, above `mc-1ms` by +1,000 [+300, +1,700] "
+        "(paired t, Holm p = 0.011); at 10 ms per move on nneonneo"
     )
-    assert "at 2000 nodes per move `em-2k`" in search
+    assert "at 2000 nodes per move on nneonneo `em-2k`" in search
     assert "Timed budgets are this machine's" in search
-    assert "TDL2048+ mean 412,785 at 1 ply" in search and "published and not measured" in search
+    assert evaluator.startswith(
+        "**The best evaluator under one search.** Under each budget, with the search held "
+        "fixed: at 1 ms per move on expectimax `net-1ms` (expectimax settings, ntuple)"
+    )
+    assert "at 10 ms per move `em-10ms`" in overall and "not separated from" not in overall
+    assert "TDL2048+ mean 412,785 at 1 ply" in overall and "published and not measured" in overall
     assert tuning.startswith(
         "**Evolutionary tuning against random search and hand tuning.** Primary family: "
         "against random search at the same budget on their evaluator"
@@ -324,8 +344,9 @@ def test_the_answers_state_each_question_with_its_numbers_test_and_scale() -> No
 
 def test_timed_budgets_are_called_this_machines_only_when_a_ranked_row_is_timed() -> None:
     untimed = COMPARISONS[~COMPARISONS.timed]
-    (search, learned) = answers({"benchmark": BENCHMARK, "comparisons": untimed})
+    (search, overall, learned) = answers({"benchmark": BENCHMARK, "comparisons": untimed})
     assert search.startswith("**The best search for its cost.**") and "`em-2k`" in search
+    assert overall.startswith("**The best row overall.**")
     assert "Timed" not in search and "10 ms" not in search
     assert learned.startswith("**Heuristics against the learned network.**")
     assert "trained on" not in learned  # no tuning table: no scale claimed
