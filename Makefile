@@ -63,26 +63,26 @@ bench: $(BIN)/activate
 
 # The package's layer graph, read off the imports (needs Graphviz's dot).
 layers: $(BIN)/activate
-	$(BIN)/python tests/test_layers.py | dot -Tpng -Gdpi=100 -o docs/figures/layers.png
+	$(BIN)/python tests/test_layers.py | dot -Tpng -Gdpi=100 -o docs/layers.png
 
 # Copy a finished study's summary tables and key figures to docs/ (committed, shown in README),
-# with the digests of its result files (what `make verify` compares with).
+# emptying docs/tables and docs/figures first so that they hold this run's files alone, then
+# write the digests of its result files (what `make verify` compares with) and of those copies
+# (what tests/test_docs.py checks docs/ against).
+DOC_TABLES := benchmark validation tuning methods method_pairs comparisons transfer \
+	transfer_leaders claims progress
+DOC_FIGURES := cost_strength cost_strength_column benchmark_reach pareto_fronts \
+	validation_scores hypervolume tuner_progress depth_transfer td_learning
 docs:
-	$(BIN)/python -m g2048 digest --force --out docs/digests/default.json \
-	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
+	rm -rf docs/tables docs/figures
 	mkdir -p docs/tables docs/figures
-	cp results/tables/benchmark.md results/tables/validation.md results/tables/tuning.md \
-	   results/tables/methods.md results/tables/method_pairs.md results/tables/comparisons.md \
-	   results/tables/transfer.md results/tables/transfer_leaders.md results/tables/claims.md \
-	   results/tables/progress.md \
-	   docs/tables/
+	cp $(DOC_TABLES:%=results/tables/%.md) docs/tables/
+	cp $(DOC_FIGURES:%=results/figures/%.png) docs/figures/
 	cp results/findings.md docs/findings.md
-	cp results/figures/cost_strength.png results/figures/cost_strength_column.png \
-	   results/figures/benchmark_reach.png \
-	   results/figures/pareto_fronts.png results/figures/validation_scores.png \
-	   results/figures/hypervolume.png results/figures/tuner_progress.png \
-	   results/figures/depth_transfer.png results/figures/td_learning.png docs/figures/
 	cp results/provenance/summary.json docs/provenance.json
+	$(BIN)/python -m g2048 digest --force --out docs/digests/default.json \
+	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)" \
+	    --docs docs/tables docs/figures
 
 # The smoke study's digests, which the tests (and so CI, on a fresh machine) compare with; run
 # after a change that changes results on purpose.

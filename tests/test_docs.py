@@ -1,10 +1,13 @@
 """The project's Markdown links resolve: every relative link names a file that exists, and every
-#anchor a heading of the file it points into (GitHub's heading slugs)."""
+#anchor a heading of the file it points into (GitHub's heading slugs); docs/ shows one run."""
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+
+from g2048.study.digests import docs_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted(
@@ -55,3 +58,26 @@ def test_every_relative_link_and_anchor_resolves(doc: Path) -> None:
         elif anchor and where.suffix == ".md" and anchor not in anchors(where):
             broken.append(f"{target}: no heading with that anchor")
     assert not broken, broken
+
+
+def test_docs_tables_and_figures_are_the_run_the_digests_describe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/tables and docs/figures hold the files of one run, as `make docs` copied them and
+    listed them in docs/digests/default.json: a file left from another run, a missing one or
+    one of other bytes is named; the check fails when a stale table is dropped in."""
+    monkeypatch.chdir(ROOT)
+    folders = ["docs/tables", "docs/figures"]
+    assert docs_problems("docs/digests/default.json", folders) == []
+    copy = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", copy)
+    monkeypatch.chdir(tmp_path)
+    (copy / "tables" / "learned.md").write_text("| left from an earlier run |\n")
+    (copy / "figures" / "td_learning.png").write_bytes(b"other bytes")
+    (copy / "tables" / "claims.md").unlink()
+    assert docs_problems("docs/digests/default.json", folders) == [
+        "docs/figures/td_learning.png: other bytes than the run docs/digests/default.json "
+        "describes",
+        "docs/tables/claims.md: listed in docs/digests/default.json, missing",
+        "docs/tables/learned.md: not in the run docs/digests/default.json describes",
+    ]

@@ -5,7 +5,7 @@ by TC at alpha 1.0), a 2-stage network (its second stage from the first 4096 on)
 backward updates.
 
     python tools/td_recipes.py --games 100000 --seeds 1 2 --tdl /path/to/TDL2048/2048 \
-        --out docs/td/recipes.csv --figure docs/figures/td_recipes.png
+        --out docs/td/recipes.csv --figure docs/td/td_recipes.png
 
 `--recipes` runs some of them, `--merge CSV` adds the curves of an earlier run to the output.
 

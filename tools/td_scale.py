@@ -15,7 +15,7 @@ Then the curves, block by block, as a CSV and a figure (each curve as SEED=PATH;
 draws every curve per 10 000 games and its gap from TDL2048+'s first seed):
 
     python tools/td_scale.py curves --g2048 1=curve-s1.csv 2=curve-s2.csv --tdl-dir 1=DIR \
-        --out docs/td/td-lambda-1m.csv --figure docs/figures/td_lambda_1m.png
+        --out docs/td/td-lambda-1m.csv --figure docs/td/td_lambda_1m.png
 """
 
 from __future__ import annotations

@@ -169,8 +169,9 @@ def _digest(args: argparse.Namespace) -> int:
     _need(args, args.results, "results folder", folder=True)
     if problem := _out_problem(args.out, args.force, (args.results, Path("results"))):
         args.parser.error(f"--out: {problem}")
-    count = write_digests(args.results, args.out, note=args.note)
-    print(f"wrote the digests of {count} result files under {args.results} to {args.out}")
+    count = write_digests(args.results, args.out, note=args.note, docs=args.docs)
+    shown = f" and of the files under {', '.join(map(str, args.docs))}" if args.docs else ""
+    print(f"wrote the digests of {count} result files under {args.results}{shown} to {args.out}")
     return 0
 
 
@@ -814,6 +815,15 @@ def build_parser() -> argparse.ArgumentParser:
         "the digest file to write (not under a results folder; an existing one only with --force)",
     )
     digest.add_argument("--note", default="", help="what run the digests are of")
+    digest.add_argument(
+        "--docs",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="FOLDER",
+        help="also the SHA-256 of every file under these folders (the run's tables and figures "
+        "copied to docs/, which a test checks against the file)",
+    )
     check = _command(
         commands,
         _verify,

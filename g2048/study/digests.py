@@ -21,6 +21,7 @@ import hashlib
 import io
 import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from g2048.study.naming import TIMING_COLUMNS
@@ -134,10 +135,43 @@ def result_digests(results: str | Path) -> dict[str, dict]:
     return out
 
 
-def write_digests(results: str | Path, out: str | Path, note: str = "") -> int:
-    """Write the digests of a results folder to `out`; returns the number of files."""
+def docs_digests(folders: Sequence[str | Path]) -> dict[str, str]:
+    """{path: SHA-256} of every file under `folders` (the tables and figures a run's docs copy
+    from its results: renderings, which the result digests leave out), paths as given."""
+    return {
+        path.as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for folder in folders
+        for path in sorted(Path(folder).rglob("*"))
+        if path.is_file()
+    }
+
+
+def docs_problems(digests: str | Path, folders: Sequence[str | Path]) -> list[str]:
+    """What under `folders` differs from the docs part of the digest file `digests` (written
+    with `write_digests(docs=folders)`): a file it does not list (left from another run), a
+    listed file missing or with other bytes."""
+    listed = parse_json(Path(digests).read_text()).get("docs", {})
+    found = docs_digests(folders)
+    problems = [f"{path}: not in the run {digests} describes" for path in found.keys() - listed]
+    problems += [f"{path}: listed in {digests}, missing" for path in listed.keys() - found]
+    problems += [
+        f"{path}: other bytes than the run {digests} describes"
+        for path in found.keys() & listed.keys()
+        if found[path] != listed[path]
+    ]
+    return sorted(problems)
+
+
+def write_digests(
+    results: str | Path, out: str | Path, note: str = "", docs: Sequence[str | Path] = ()
+) -> int:
+    """Write the digests of a results folder to `out`, and with `docs` the SHA-256 of every
+    file under those folders (`docs_digests`: what a run's docs show of it); returns the number
+    of result files."""
     files = result_digests(results)
     data = {"note": note, "timing_columns_left_out": TIMING_COLUMNS, "files": files}
+    if docs:
+        data["docs"] = docs_digests(docs)
     try:
         write_json(out, data)
     except OSError as exc:

@@ -1,5 +1,6 @@
 """Result digests and provenance records: what `verify` compares, and what it reports."""
 
+import hashlib
 import json
 import re
 import zipfile
@@ -14,6 +15,7 @@ from g2048.evaluators.ntuple import Network, save_network
 from g2048.report.tables import write_table
 from g2048.study.digests import (
     DigestFileError,
+    docs_problems,
     file_rows,
     read_digests,
     result_digests,
@@ -90,6 +92,14 @@ def test_the_cli_writes_and_verifies_digests(tmp_path: Path, capsys) -> None:  #
     assert "results/extra.csv: not in the digest file" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["verify", str(tmp_path / "none.json"), "--results", str(results)])
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    (figures / "a.png").write_bytes(b"png")
+    args = ["digest", "--results", str(results), "--out", str(out), "--force"]
+    assert main([*args, "--docs", str(figures)]) == 0
+    listed = json.loads(out.read_text())["docs"]
+    assert listed == {(figures / "a.png").as_posix(): hashlib.sha256(b"png").hexdigest()}
+    assert docs_problems(out, [figures]) == []
 
 
 def test_provenance_names_the_environment_and_groups_jobs(tmp_path: Path) -> None:
