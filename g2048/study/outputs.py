@@ -1,6 +1,7 @@
 """The study's tables, figures and findings page, declared once: the files each is written to,
-the rule that writes it and where the report shows it. The rules' outputs, the default target
-and the findings rule's inputs are all read from `OUTPUTS`."""
+the rule that writes it and where the report shows it (one entry each: a table's HTML, a
+figure's PNG, the findings page, under a category and a subcategory). The rules' outputs, the
+default target and the findings rule's inputs are all read from `OUTPUTS`."""
 
 from dataclasses import dataclass
 
@@ -13,50 +14,59 @@ FIGURE = ("png", "pdf")
 class Output:
     """One table, figure or page: `name` is its file stem (and its report caption's,
     workflow/report/<name>.rst), written by `rule` as `folder`/<name>.<format> for each of
-    `formats`; `transfer` when only a study with depth-transfer sets makes it."""
+    `formats`, the report showing its `shown` format under `category` and `subcategory` (what
+    the study asks: search, tuning, learned or claims); `transfer` when only a study with
+    depth-transfer sets makes it."""
 
     name: str
     rule: str
     category: str
+    subcategory: str
     folder: str = TABLES_FOLDER
     formats: tuple[str, ...] = TABLE
     transfer: bool = False
+    shown: str = "html"
 
     def files(self) -> dict[str, str]:
         """Its files by output name, <name>_<format>: what the rule's script writes to."""
         return {f"{self.name}_{f}": f"{self.folder}/{self.name}.{f}" for f in self.formats}
 
 
-def _table(name: str, rule: str = "", transfer: bool = False) -> Output:
+SEARCH, TUNING, LEARNED, CLAIMS = "search", "tuning", "learned", "claims"  # subcategories
+
+
+def _table(name: str, subcategory: str, rule: str = "", transfer: bool = False) -> Output:
     """A table of the report's Tables, written by the rule table_<name> unless `rule` says."""
-    return Output(name, rule or f"table_{name}", "Tables", transfer=transfer)
+    return Output(name, rule or f"table_{name}", "Tables", subcategory, transfer=transfer)
 
 
-def _figure(name: str, rule: str, category: str, transfer: bool = False) -> Output:
-    return Output(name, rule, category, "results/figures", FIGURE, transfer)
+def _figure(name: str, rule: str, subcategory: str, transfer: bool = False) -> Output:
+    return Output(
+        name, rule, "Figures", subcategory, "results/figures", FIGURE, transfer, shown="png"
+    )
 
 
 OUTPUTS = (
-    _table("benchmark"),
-    _table("validation"),
-    _table("methods"),
-    _table("method_pairs", "table_methods"),
-    _table("tuning"),
-    _table("progress"),
-    _table("comparisons"),
-    _table("transfer", transfer=True),
-    _table("transfer_leaders", "table_transfer", transfer=True),
-    Output("claims", "claims", "Tables", formats=("md", "html", "csv")),
-    Output("findings", "findings", "Findings", folder="results", formats=("md",)),
-    _figure("depth_transfer", "table_transfer", "Validation", transfer=True),
-    _figure("pareto_fronts", "figure_tuning", "Tuning"),
-    _figure("hypervolume", "figure_tuning", "Tuning"),
-    _figure("tuner_progress", "figure_tuning", "Tuning"),
-    _figure("td_learning", "figure_tuning", "Tuning"),
-    _figure("validation_scores", "figure_results", "Validation"),
-    _figure("benchmark_reach", "figure_results", "Benchmark"),
-    _figure("cost_strength", "figure_results", "Benchmark"),
-    _figure("cost_strength_column", "figure_results", "Benchmark"),
+    Output("findings", "findings", "Findings", "answers", "results", ("md",), shown="md"),
+    _table("benchmark", SEARCH),
+    _table("comparisons", SEARCH),
+    _table("tuning", TUNING),
+    _table("methods", TUNING),
+    _table("method_pairs", TUNING, "table_methods"),
+    _table("progress", TUNING),
+    _table("validation", TUNING),
+    _table("transfer", TUNING, transfer=True),
+    _table("transfer_leaders", TUNING, "table_transfer", transfer=True),
+    Output("claims", "claims", "Tables", CLAIMS, formats=("md", "html", "csv")),
+    _figure("cost_strength", "figure_results", SEARCH),
+    _figure("cost_strength_column", "figure_results", SEARCH),
+    _figure("benchmark_reach", "figure_results", SEARCH),
+    _figure("pareto_fronts", "figure_tuning", TUNING),
+    _figure("hypervolume", "figure_tuning", TUNING),
+    _figure("tuner_progress", "figure_tuning", TUNING),
+    _figure("validation_scores", "figure_results", TUNING),
+    _figure("depth_transfer", "table_transfer", TUNING, transfer=True),
+    _figure("td_learning", "figure_tuning", LEARNED),
 )
 FIGURES = tuple(o.name for o in OUTPUTS if o.formats == FIGURE)
 

@@ -26,7 +26,8 @@ def test_every_output_has_a_caption_and_a_rule_that_declares_it_by_name() -> Non
 def test_no_file_or_output_name_is_declared_twice() -> None:
     files = [f for o in OUTPUTS for f in o.files().items()]
     assert len({k for k, _ in files}) == len({p for _, p in files}) == len(files)
-    assert files[0] == ("benchmark_csv", "results/tables/benchmark.csv")
+    assert files[0] == ("findings_md", "results/findings.md")
+    assert files[1] == ("benchmark_csv", "results/tables/benchmark.csv")
     assert "depth_transfer" in FIGURES and "benchmark" not in FIGURES
 
 
@@ -39,6 +40,18 @@ def test_a_study_without_transfer_sets_makes_no_transfer_output() -> None:
     assert "results/tables/transfer_leaders.csv" not in findings_tables(False)
     assert "results/tables/claims.csv" in findings_tables(False)
     assert not any(p.endswith("findings.md") for p in findings_tables(True))
+
+
+def test_the_report_shows_one_entry_per_output_in_its_subcategory() -> None:
+    """A table's HTML, a figure's PNG and the findings page: one report entry each, under the
+    question it serves; the findings page first."""
+    for output in OUTPUTS:
+        shown = [f for f in output.files().values() if f.endswith(f".{output.shown}")]
+        assert len(shown) == 1, output.name
+        assert output.subcategory in ("answers", "search", "tuning", "learned", "claims")
+    assert {o.shown for o in OUTPUTS if o.category == "Tables"} == {"html"}
+    assert {o.shown for o in OUTPUTS if o.category == "Figures"} == {"png"}
+    assert OUTPUTS[0].name == "findings"
 
 
 def test_made_by_names_a_rule_without_outputs() -> None:

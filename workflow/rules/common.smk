@@ -193,11 +193,20 @@ def final_outputs():
     return raw + [path for output in made for path in output.files().values()]
 
 
+def reported(output, path):
+    """`path`, a file of `output`, as the report shows it: with its caption,
+    workflow/report/<name>.rst, under its category and subcategory."""
+    caption = f"../report/{output.name}.rst"
+    return report(
+        path, caption=caption, category=output.category, subcategory=output.subcategory
+    )
+
+
 def rule_outputs(rule):
     """The named outputs of an aggregate rule, as g2048.study.outputs declares them (the report
-    shows each with its caption, workflow/report/<name>.rst)."""
+    shows one file of each, its `shown` format: `reported`)."""
     return {
-        key: report(path, caption=f"../report/{o.name}.rst", category=o.category)
+        key: reported(o, path) if path.endswith(f".{o.shown}") else path
         for o in outputs.made_by(rule)
         for key, path in o.files().items()
     }
