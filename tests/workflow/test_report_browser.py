@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import sync_playwright
 from workflow_runs import smoke_study, snakemake
 
+from g2048.study.outputs import OUTPUTS
+
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 # Headless, and nothing that reaches for the network (the machines here have none).
@@ -35,14 +37,16 @@ def report() -> Path:
 
 
 def shown_table(report: Path, name: str) -> str:
-    """The text of results/tables/<name>.html as the report shows it: Results > Tables, the eye
-    icon of its row, then the page in the viewer's frame."""
+    """The text of results/tables/<name>.html as the report shows it: Results > Tables > its
+    subcategory, the eye icon of its row, then the page in the viewer's frame."""
+    subcategory = next(o.subcategory for o in OUTPUTS if o.name == name)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page()
             page.goto((report / "report.html").as_uri())
             page.get_by_text("Tables", exact=True).click()
+            page.get_by_text(subcategory, exact=True).click()
             row = page.locator("tr", has_text=f"results/tables/{name}.html")
             row.locator("a[iconname=eye]").click()
             frame = page.frame_locator("iframe").first
