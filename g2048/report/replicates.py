@@ -152,6 +152,20 @@ def method_table(
     return with_holm(rows)
 
 
+def _difference(d: dict) -> dict:
+    """A `compare` result as a table's columns: its test, the difference with its interval,
+    the t-test's p-value, and the standard error and degrees of freedom `with_holm` reads."""
+    return {
+        "test": d["test"],
+        "diff": d["mean"],
+        "diff_low": d["low"],
+        "diff_high": d["high"],
+        "t_pvalue": d["t_pvalue"],
+        "se": d["se"],
+        "df": d["df"],
+    }
+
+
 FAMILY_CONTROL = "against the control"  # each tuner against its evaluator's random search
 FAMILY_TUNERS = "between tuners"  # the tuners of one evaluator against one another
 
@@ -191,13 +205,7 @@ def method_pairs(
                 "evaluator": a.evaluator,
                 "run": a.name,
                 "versus": b.name,
-                "test": d["test"],
-                "diff": d["mean"],
-                "diff_low": d["low"],
-                "diff_high": d["high"],
-                "t_pvalue": d["t_pvalue"],
-                "se": d["se"],
-                "df": d["df"],
+                **_difference(d),
                 "target": goal,
                 "seeds_needed": k,
                 "games_needed": t,
@@ -230,13 +238,7 @@ def overfitting_table(tuning: pd.DataFrame) -> pd.DataFrame:
                 "seeds": len(seeds),
                 "selection_score": float(selection.mean()),
                 "test_score": float(test.mean()),
-                "test": d["test"],
-                "diff": d["mean"],
-                "diff_low": d["low"],
-                "diff_high": d["high"],
-                "t_pvalue": d["t_pvalue"],
-                "se": d["se"],
-                "df": d["df"],
+                **_difference(d),
             }
         )
     return with_holm(rows)
