@@ -1,5 +1,5 @@
 """Command line: `python -m g2048 bench | profile | check-config | digest | verify | plan |
-train | import-network | export-network | play | watch`."""
+train | import-network | export-network | play | watch | move`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 import g2048
+from g2048 import api
 from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
 from g2048.agents.settings import SettingError, settings_mapping
 from g2048.cli.speed import (
@@ -674,6 +675,28 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _move(args: argparse.Namespace) -> int:
+    agent, weights = _agent_setup(args)
+    try:
+        board = api.parse_board(args.board)
+    except ValueError as exc:
+        args.parser.error(f"argument --board: {exc}")
+    try:
+        player = api.Player(agent, args.evaluator, weights)
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    try:
+        decision = player.decide(board, args.seed)
+    except api.GameOverError as exc:
+        print(f"g2048 move: {exc}", file=sys.stderr)
+        return 1
+    print(_describe(agent, args.evaluator))
+    print(f"best move  {decision.move}")
+    for direction, value in decision.values.items():
+        print(f"{direction:<10} {value:.1f}" if value > -math.inf else f"{direction:<10} illegal")
+    return 0
+
+
 def _add_td_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per TDConfig setting (its key, dashed), written from its schema: required
     when the setting is; a flag left out takes the recipe's value, else the default."""
@@ -695,7 +718,7 @@ def _add_td_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _agent_options() -> argparse.ArgumentParser:
-    """The options play and watch share: the agent, its settings, evaluator, weights, seed."""
+    """The options play, watch and move share: the agent, its settings, evaluator, weights."""
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument("--agent", required=True, choices=AGENTS)
     options.add_argument(
@@ -726,6 +749,12 @@ def _agent_options() -> argparse.ArgumentParser:
             choices=spec.get("enum"),
             help=f"{text} (default {field.default})",
         )
+    return options
+
+
+def _game_options() -> argparse.ArgumentParser:
+    """The options play and watch share beyond the agent's: the games' cap, seed, purpose."""
+    options = argparse.ArgumentParser(add_help=False)
     _at_least_0(
         options, "--max-moves", 0, "stop each game after this many moves", ": play to the end"
     )
@@ -950,9 +979,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     exporter.add_argument("file", type=Path, help="the network file (.npz)")
     _out_options(exporter, "TDL2048+'s weight file (name it .w)")
-    agent_options = _agent_options()
+    agent_options = [_agent_options(), _game_options()]
     play = _command(
-        commands, _play, "play", parents=[agent_options], help="play games and summarize them"
+        commands, _play, "play", parents=agent_options, help="play games and summarize them"
     )
     play.add_argument(
         "--games",
@@ -981,10 +1010,28 @@ def build_parser() -> argparse.ArgumentParser:
         required=False,
     )
     watch = _command(
-        commands, _watch, "watch", parents=[agent_options], help="watch one game in the terminal"
+        commands, _watch, "watch", parents=agent_options, help="watch one game in the terminal"
     )
     _at_least_0(watch, "--game", 0, "which game of --purpose (and --seed) to replay")
     _at_least_0(watch, "--delay", 100.0, "ms after each move")
+    mover = _command(
+        commands,
+        _move,
+        "move",
+        parents=agent_options[:1],
+        help="the agent's move on one board, and each move's value",
+        description="Prints the move the agent plays on the board (as it would in a game) and "
+        "the value its search gives each move (illegal: no value), then exits 0; exit 1 when "
+        "no move is legal (the game is over). The Python API does the same: "
+        "g2048.decide(board, AgentConfig(...)).",
+    )
+    mover.add_argument(
+        "--board",
+        required=True,
+        help="16 tile values row by row (0 = empty), separated by commas or spaces, rows "
+        "optionally separated by '/': --board 2,4,8,16/0,2,0,4/0,0,2,0/0,0,0,0",
+    )
+    _at_least_0(mover, "--seed", 0, "seed of the agent's own random draws (rollouts)")
     return parser
 
 
