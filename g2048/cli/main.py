@@ -37,8 +37,9 @@ from g2048.cli.speed import (
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network, tdl2048
-from g2048.evaluators.ntuple import NETWORKS, Network, load_network, save_network
+from g2048.evaluators.ntuple import NETWORKS, Network, load_network, pattern_name, save_network
 from g2048.learning.recipes import RECIPES, td_schema
+from g2048.learning.td import file_sha256
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
@@ -567,6 +568,7 @@ def _train(args: argparse.Namespace) -> int:
             args.parser.error(
                 f"argument --{key.replace('_', '-')}: {problem} (as in a study config)"
             )
+    _train_network(args, given)
     try:  # the recipe's settings, then the flags given, and the rules across them
         settings = settings_mapping(RECIPES[args.recipe].config(given))
     except SettingError as exc:
@@ -594,7 +596,34 @@ def _train(args: argparse.Namespace) -> int:
         f"wrote {args.out} (sha256 {data['network_sha256'][:16]}): over the last block, "
         f"mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
     )
+    if settings["from"]:
+        print(f"trained on from {settings['from']} (sha256 {settings['from_sha256']})")
     return 0
+
+
+def _train_network(args: argparse.Namespace, given: dict) -> None:
+    """The network of `train` into `given`: --network, --patterns (by its cells), or with
+    --from the file's network, stages and SHA-256 unless given (the file checked as play reads
+    a network; whether it holds the network given, train checks); else parser.error."""
+    if args.patterns is not None:
+        if "network" in given:
+            args.parser.error("give --network or --patterns, not both")
+        try:
+            given["network"] = pattern_name(args.patterns)
+        except ValueError as exc:
+            args.parser.error(f"argument --patterns: {exc}")
+    if given.get("from"):
+        try:
+            loaded = _recorded_network(given["from"])
+        except ValueError as exc:
+            args.parser.error(f"argument --from: {exc}")
+        given.setdefault("network", loaded.name)
+        given.setdefault("stages", list(loaded.stages))
+        given.setdefault("from_sha256", file_sha256(given["from"]))
+    elif "network" not in given:
+        args.parser.error(
+            "the following arguments are required: --network (or --patterns, or --from)"
+        )
 
 
 def _import_network(args: argparse.Namespace) -> int:
@@ -697,16 +726,17 @@ def _move(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_td_flags(parser: argparse.ArgumentParser) -> None:
+def _add_td_flags(parser: argparse.ArgumentParser, supplied: tuple[str, ...] = ()) -> None:
     """One flag per TDConfig setting (its key, dashed), written from its schema: required
-    when the setting is; a flag left out takes the recipe's value, else the default."""
+    when the setting is, unless other options can supply it (`supplied`: the command checks
+    it); a flag left out takes the recipe's value, else the default."""
     kinds = {"integer": int, "number": float}
     for key, spec in _TD_SCHEMA["properties"].items():
         text = spec["description"].replace("%", "%%")  # argparse formats help with %
         options: dict = {"dest": key, "default": argparse.SUPPRESS, "help": text}
         if key in _TD_SCHEMA["required"]:
-            options["required"] = True
-        elif spec.get("type") != "boolean":
+            options["required"] = key not in supplied
+        elif spec.get("type") != "boolean" and spec["default"] != "":
             options["help"] += f" Default {spec['default']}."
         if spec.get("type") == "boolean":
             options["action"] = "store_true"
@@ -922,7 +952,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="The pipeline's td tuning run outside the pipeline: the same games (seeded "
         "from --study-seed and the run's name td-s<seed>), the same network for the same "
         "settings. The state is saved to OUT.ckpt every --checkpoint-every games; after a kill "
-        "the same command resumes from it.",
+        "the same command resumes from it. --from FILE goes on from a network file's weights "
+        "(TDL2048+'s -i; checked as play reads a network), its network and stages taken from "
+        "the file unless given (then they must be the file's) and its SHA-256 printed and "
+        "kept in the run's settings; --patterns trains tuples of their own.",
     )
     train.add_argument(
         "--recipe",
@@ -932,7 +965,14 @@ def build_parser() -> argparse.ArgumentParser:
         + "; ".join(f"{name}: {r.description}" for name, r in RECIPES.items()).replace("%", "%%")
         + " (default td)",
     )
-    _add_td_flags(train)
+    _add_td_flags(train, supplied=("network",))
+    train.add_argument(
+        "--patterns",
+        metavar="CELLS",
+        help="the network's own tuples instead of --network: each tuple's cells (0..15, row by "
+        "row) separated by commas, the tuples by semicolons, '0,1,2,3,4,5;4,5,6,7,8,9' (the "
+        "network is named so in its file and the run's settings)",
+    )
     _at_least_0(train, "--seed", 1, "run seed")
     _at_least_0(train, "--study-seed", 2048)
     train.add_argument(
