@@ -370,6 +370,16 @@ MAX_GAMES = _SIZES["games"]["maximum"]
 _TD_SCHEMA = td_schema("")
 
 
+def _network_name(text: str) -> str:
+    """A --network value: a named network, or tuples by their cells (ntuple.pattern_name)."""
+    if text in NETWORKS:
+        return text
+    try:
+        return pattern_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}; or one of {', '.join(NETWORKS)}") from None
+
+
 def _depth(text: str) -> int | str:
     """A --depth value: plies, or 'auto' (AgentConfig checks the range)."""
     if text == AUTO:
@@ -996,7 +1006,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     importer.add_argument("file", type=Path, help="TDL2048+'s weight file")
     importer.add_argument(
-        "--network", choices=list(NETWORKS), required=True, help="the network the file holds"
+        "--network",
+        type=_network_name,
+        required=True,
+        help=f"the network the file holds: {', '.join(NETWORKS)}, or tuples by their cells "
+        "(train --patterns)",
     )
     importer.add_argument(
         "--stages",

@@ -223,3 +223,20 @@ def test_the_configs_td_network_takes_tuples_by_their_cells() -> None:
     config["tune"]["td"]["network"] = "0,1,2,3;4,5,6,7,7"
     with pytest.raises(ConfigError, match="config key tune.td.network: pattern 4,5,6,7,7: cell 7"):
         validate_config(config)
+
+
+def test_a_network_of_its_own_tuples_goes_to_tdl2048_and_back(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    network = random_network("0,1,4,5;2,3,6,7;12,8,4", 8)
+    ntuple.save_network(tmp_path / "own.npz", network)
+    assert (
+        main(["export-network", str(tmp_path / "own.npz"), "--out", str(tmp_path / "own.w")]) == 0
+    )  # noqa: E501
+    assert "-n '0145 2367 c84'" in capsys.readouterr().out
+    args = ["import-network", str(tmp_path / "own.w"), "--out", str(tmp_path / "back.npz")]
+    assert main([*args, "--network", "0,1,4,5; 2,3,6,7; 12,8,4"]) == 0
+    back = ntuple.load_network(tmp_path / "back.npz")
+    assert back.name == network.name
+    np.testing.assert_array_equal(back.lut, network.lut)
+    with pytest.raises(SystemExit):
+        main([*args, "--force", "--network", "0,1,4,4"])
+    assert "pattern 0,1,4,4: cell 4 appears twice; or one of wu6x4" in capsys.readouterr().err
