@@ -31,6 +31,7 @@ from g2048.agents import (
     MONTECARLO,
     PARALLEL,
     POLICY,
+    RANDOM,
     ROLLOUTS,
     STATS_SIZE,
     STEP_CAP,
@@ -108,7 +109,7 @@ class Player:
         evaluator: str = "nneonneo",
         weights: object = None,
     ) -> None:
-        if agent.name == "random":
+        if agent.kind == RANDOM:
             raise ValueError("agent 'random' values no move: it picks a legal one at random")
         self.agent, self.evaluator = agent, evaluator
         self._rows = evaluator_rows(agent, evaluator, weights)
