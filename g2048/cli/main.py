@@ -367,7 +367,7 @@ _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name
 _SIZES = load_schema()["$defs"]
 MAX_GAMES = _SIZES["games"]["maximum"]
 # train's flags: TDConfig's settings (g2048/learning/recipes.py), as the config's tune.td has them
-_TD_SCHEMA = td_schema("")
+_TD_SCHEMA = td_schema("", train=True)
 
 
 def _network_name(text: str) -> str:

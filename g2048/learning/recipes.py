@@ -1,10 +1,10 @@
 """TD training's settings, each defined once (`TDConfig`), and TDL2048+'s named recipes.
 
 A setting's field is its one definition: description, default, type and bounds. The study
-config's `tune.td` schema (g2048.study.methods.td), the `train` command's flags (g2048.cli)
-and the checks of `g2048.learning.td.train` are all written from it, and the rules across
-settings are `TDConfig.__post_init__`'s, so a value the config refuses the CLI and the
-function refuse too, with the same message.
+config's `tune.td` schema (g2048.study.methods.td; all but TRAIN_ONLY), the `train` command's
+flags (g2048.cli) and the checks of `g2048.learning.td.train` are all written from it, and the
+rules across settings are `TDConfig.__post_init__`'s, so a value the config refuses the CLI and
+the function refuse too, with the same message.
 
 A recipe (TDL2048+'s word: its users name a learning method, not its settings) is a few
 settings over TD(0)'s: optimistic initialisation (OTD), TC for the last tenth (OTD+TC), a
@@ -123,8 +123,9 @@ class TDConfig:
     )
     from_: str = setting(
         "",
-        description="A network file (.npz: of train, of the pipeline, or of import-network from "
-        "TDL2048+) whose weights training starts from instead of init (TDL2048+'s -i): it "
+        description="The train command's: a network file (.npz: of train, of the pipeline, or "
+        "of import-network from TDL2048+) whose weights training starts from instead of init "
+        "(TDL2048+'s -i): it "
         "must hold the network's tuples and stages (init stays 0); a stage whose weights are "
         'all 0 is promoted when first reached, as in a fresh run. "" = a fresh network.',
         type="string",
@@ -211,9 +212,21 @@ class TDConfig:
         return 0 if self.coherence else self.games
 
 
-def td_schema(description: str) -> dict:
-    """The JSON schema of a mapping of TDConfig's settings (the study's `tune.td`)."""
-    return object_schema(TDConfig, description)
+# The train command's own settings, not keys of a study's tune.td: a study's td runs start
+# afresh (a file to start from would be an input the workflow does not track, and every key of
+# the section is filled into each run's settings, which its result file records).
+TRAIN_ONLY = ("from", "from_sha256")
+
+
+def td_schema(description: str, train: bool = False) -> dict:
+    """The JSON schema of a mapping of TDConfig's settings: the study's `tune.td`, or with
+    `train` the train command's (TRAIN_ONLY too)."""
+    schema = object_schema(TDConfig, description)
+    if not train:
+        schema["properties"] = {
+            k: v for k, v in schema["properties"].items() if k not in TRAIN_ONLY
+        }
+    return schema
 
 
 @dataclass(frozen=True)

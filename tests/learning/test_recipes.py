@@ -11,7 +11,7 @@ import pytest
 
 from g2048.agents.settings import SettingError, setting_key, settings_mapping, settings_of
 from g2048.cli.main import build_parser, main
-from g2048.learning.recipes import BLOCK, RECIPES, TDConfig, td_schema
+from g2048.learning.recipes import BLOCK, RECIPES, TRAIN_ONLY, TDConfig, td_schema
 from g2048.learning.td import train
 from g2048.study import stages
 from g2048.study.config import load_schema
@@ -19,7 +19,7 @@ from g2048.study.logs import ReportedError
 from g2048.study.methods import get_method
 
 PACKAGE = Path(__file__).resolve().parents[2] / "g2048"
-SCHEMA = td_schema("")
+SCHEMA = td_schema("", train=True)
 
 
 def train_flags() -> dict[str, argparse.Action]:
@@ -30,9 +30,13 @@ def train_flags() -> dict[str, argparse.Action]:
 
 def test_the_config_schema_is_tdconfigs() -> None:
     td = load_schema()["properties"]["tune"]["properties"]["td"]
-    assert td["properties"] == SCHEMA["properties"]
-    assert td["required"] == SCHEMA["required"] == ["network", "games"]
-    assert list(get_method("td").keys) == list(SCHEMA["properties"])
+    study = td_schema("")
+    assert td["properties"] == study["properties"]
+    assert td["required"] == study["required"] == ["network", "games"]
+    assert list(get_method("td").keys) == list(study["properties"])
+    # the train command's own settings are no keys of a study (whose runs record every key)
+    assert set(SCHEMA["properties"]) - set(study["properties"]) == {"from", "from_sha256"}
+    assert set(TRAIN_ONLY) == {"from", "from_sha256"}
 
 
 def test_the_train_flags_are_tdconfigs_settings() -> None:
