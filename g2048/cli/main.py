@@ -366,7 +366,8 @@ _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name
 # holds every game's row until the end, so it refuses more games up front instead of streaming.
 _SIZES = load_schema()["$defs"]
 MAX_GAMES = _SIZES["games"]["maximum"]
-# train's flags: TDConfig's settings (g2048/learning/recipes.py), as the config's tune.td has them
+# train's flags: TDConfig's settings (g2048/learning/recipes.py), as the config's tune.td has
+# them, and the command's own (recipes.TRAIN_ONLY: --from, --from-sha256)
 _TD_SCHEMA = td_schema("", train=True)
 
 
