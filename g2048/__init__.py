@@ -4,7 +4,9 @@ Layers, each a folder, importing only from the layers before it: engine (rules, 
 reference) < evaluators < agents < play (the batch runner) < learning (TD training of n-tuple
 networks) < study (config, naming, objectives, stages, results) < report (statistics, tables,
 figures, claims) < cli. The tuners in `tuning`
-are generic optimisers that import nothing of the package.
+are generic optimisers that import nothing of the package. `api` (after play) is the Python API
+of one move: `from g2048 import AgentConfig, decide` (g2048.api), imported on first use, so
+`import g2048` stays light.
 
 Numba's on-disk cache only notices edits to the file that defines a function, not to the
 functions it calls from other modules, so a stale engine could hide inside a cached agent.
@@ -50,3 +52,15 @@ def _set_numba_cache_dir() -> None:
 
 
 _set_numba_cache_dir()
+
+# The Python API (g2048.api), by name from the package root.
+_API = ("AgentConfig", "Decision", "GameOverError", "Player", "decide", "encode", "parse_board")
+
+
+def __getattr__(name: str) -> object:
+    """A name of the Python API (`from g2048 import decide`), imported on its first use."""
+    if name in _API:
+        from g2048 import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'g2048' has no attribute {name!r}")

@@ -9,12 +9,13 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "g2048"
 # Bottom to top; a module may import from its own layer and the layers before it.
-LAYERS = ("engine", "evaluators", "agents", "play", "learning", "study", "report", "cli")
+LAYERS = ("engine", "evaluators", "agents", "play", "api", "learning", "study", "report", "cli")
 # Generic optimisers: they import nothing of the package.
 STANDALONE = ("tuning",)
 # The package root (numba's cache folder, the source digest: any layer may read it; it imports
-# nothing of the package) and `python -m g2048`.
-ROOT_MODULES = {"__init__": (), "__main__": ("cli",)}
+# nothing of the package but the Python API, on first use of one of its names) and `python -m
+# g2048`.
+ROOT_MODULES = {"__init__": ("api",), "__main__": ("cli",)}
 
 
 def layer_of(module: str) -> str:

@@ -1,5 +1,5 @@
 """Command line: `python -m g2048 bench | profile | check-config | digest | verify | plan |
-train | import-network | export-network | play | watch`."""
+train | import-network | export-network | play | watch | move`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 import g2048
+from g2048 import api
 from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
 from g2048.agents.settings import SettingError, settings_mapping
 from g2048.cli.speed import (
@@ -36,8 +37,9 @@ from g2048.cli.speed import (
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network, tdl2048
-from g2048.evaluators.ntuple import NETWORKS, Network, load_network, save_network
+from g2048.evaluators.ntuple import NETWORKS, Network, load_network, pattern_name, save_network
 from g2048.learning.recipes import RECIPES, td_schema
+from g2048.learning.td import file_sha256
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
@@ -365,8 +367,19 @@ _AGENT_SETTINGS = [f for f in dataclasses.fields(AgentConfig) if f.name != "name
 # holds every game's row until the end, so it refuses more games up front instead of streaming.
 _SIZES = load_schema()["$defs"]
 MAX_GAMES = _SIZES["games"]["maximum"]
-# train's flags: TDConfig's settings (g2048/learning/recipes.py), as the config's tune.td has them
-_TD_SCHEMA = td_schema("")
+# train's flags: TDConfig's settings (g2048/learning/recipes.py), as the config's tune.td has
+# them, and the command's own (recipes.TRAIN_ONLY: --from, --from-sha256)
+_TD_SCHEMA = td_schema("", train=True)
+
+
+def _network_name(text: str) -> str:
+    """A --network value: a named network, or tuples by their cells (ntuple.pattern_name)."""
+    if text in NETWORKS:
+        return text
+    try:
+        return pattern_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}; or one of {', '.join(NETWORKS)}") from None
 
 
 def _depth(text: str) -> int | str:
@@ -567,6 +580,7 @@ def _train(args: argparse.Namespace) -> int:
             args.parser.error(
                 f"argument --{key.replace('_', '-')}: {problem} (as in a study config)"
             )
+    _train_network(args, given)
     try:  # the recipe's settings, then the flags given, and the rules across them
         settings = settings_mapping(RECIPES[args.recipe].config(given))
     except SettingError as exc:
@@ -594,7 +608,34 @@ def _train(args: argparse.Namespace) -> int:
         f"wrote {args.out} (sha256 {data['network_sha256'][:16]}): over the last block, "
         f"mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
     )
+    if settings["from"]:
+        print(f"trained on from {settings['from']} (sha256 {settings['from_sha256']})")
     return 0
+
+
+def _train_network(args: argparse.Namespace, given: dict) -> None:
+    """The network of `train` into `given`: --network, --patterns (by its cells), or with
+    --from the file's network, stages and SHA-256 unless given (the file checked as play reads
+    a network; whether it holds the network given, train checks); else parser.error."""
+    if args.patterns is not None:
+        if "network" in given:
+            args.parser.error("give --network or --patterns, not both")
+        try:
+            given["network"] = pattern_name(args.patterns)
+        except ValueError as exc:
+            args.parser.error(f"argument --patterns: {exc}")
+    if given.get("from"):
+        try:
+            loaded = _recorded_network(given["from"])
+        except ValueError as exc:
+            args.parser.error(f"argument --from: {exc}")
+        given.setdefault("network", loaded.name)
+        given.setdefault("stages", list(loaded.stages))
+        given.setdefault("from_sha256", file_sha256(given["from"]))
+    elif "network" not in given:
+        args.parser.error(
+            "the following arguments are required: --network (or --patterns, or --from)"
+        )
 
 
 def _import_network(args: argparse.Namespace) -> int:
@@ -675,16 +716,39 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_td_flags(parser: argparse.ArgumentParser) -> None:
+def _move(args: argparse.Namespace) -> int:
+    agent, weights = _agent_setup(args)
+    try:
+        board = api.parse_board(args.board)
+    except ValueError as exc:
+        args.parser.error(f"argument --board: {exc}")
+    try:
+        player = api.Player(agent, args.evaluator, weights)
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    try:
+        decision = player.decide(board, args.seed)
+    except api.GameOverError as exc:
+        print(f"g2048 move: {exc}", file=sys.stderr)
+        return 1
+    print(_describe(agent, args.evaluator))
+    print(f"best move  {decision.move}")
+    for direction, value in decision.values.items():
+        print(f"{direction:<10} {value:.1f}" if value > -math.inf else f"{direction:<10} illegal")
+    return 0
+
+
+def _add_td_flags(parser: argparse.ArgumentParser, supplied: tuple[str, ...] = ()) -> None:
     """One flag per TDConfig setting (its key, dashed), written from its schema: required
-    when the setting is; a flag left out takes the recipe's value, else the default."""
+    when the setting is, unless other options can supply it (`supplied`: the command checks
+    it); a flag left out takes the recipe's value, else the default."""
     kinds = {"integer": int, "number": float}
     for key, spec in _TD_SCHEMA["properties"].items():
         text = spec["description"].replace("%", "%%")  # argparse formats help with %
         options: dict = {"dest": key, "default": argparse.SUPPRESS, "help": text}
         if key in _TD_SCHEMA["required"]:
-            options["required"] = True
-        elif spec.get("type") != "boolean":
+            options["required"] = key not in supplied
+        elif spec.get("type") != "boolean" and spec["default"] != "":
             options["help"] += f" Default {spec['default']}."
         if spec.get("type") == "boolean":
             options["action"] = "store_true"
@@ -696,7 +760,7 @@ def _add_td_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _agent_options() -> argparse.ArgumentParser:
-    """The options play and watch share: the agent, its settings, evaluator, weights, seed."""
+    """The options play, watch and move share: the agent, its settings, evaluator, weights."""
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument("--agent", required=True, choices=AGENTS)
     options.add_argument(
@@ -727,6 +791,12 @@ def _agent_options() -> argparse.ArgumentParser:
             choices=spec.get("enum"),
             help=f"{text} (default {field.default})",
         )
+    return options
+
+
+def _game_options() -> argparse.ArgumentParser:
+    """The options play and watch share beyond the agent's: the games' cap, seed, purpose."""
+    options = argparse.ArgumentParser(add_help=False)
     _at_least_0(
         options, "--max-moves", 0, "stop each game after this many moves", ": play to the end"
     )
@@ -903,7 +973,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="The pipeline's td tuning run outside the pipeline: the same games (seeded "
         "from --study-seed and the run's name td-s<seed>), the same network for the same "
         "settings. The state is saved to OUT.ckpt every --checkpoint-every games; after a kill "
-        "the same command resumes from it.",
+        "the same command resumes from it. --from FILE goes on from a network file's weights "
+        "(TDL2048+'s -i; checked as play reads a network), its network and stages taken from "
+        "the file unless given (then they must be the file's) and its SHA-256 printed and "
+        "kept in the run's settings; --patterns trains tuples of their own.",
     )
     train.add_argument(
         "--recipe",
@@ -913,7 +986,14 @@ def build_parser() -> argparse.ArgumentParser:
         + "; ".join(f"{name}: {r.description}" for name, r in RECIPES.items()).replace("%", "%%")
         + " (default td)",
     )
-    _add_td_flags(train)
+    _add_td_flags(train, supplied=("network",))
+    train.add_argument(
+        "--patterns",
+        metavar="CELLS",
+        help="the network's own tuples instead of --network: each tuple's cells (0..15, row by "
+        "row) separated by commas, the tuples by semicolons, '0,1,2,3,4,5;4,5,6,7,8,9' (the "
+        "network is named so in its file and the run's settings)",
+    )
     _at_least_0(train, "--seed", 1, "run seed")
     _at_least_0(train, "--study-seed", 2048)
     train.add_argument(
@@ -937,7 +1017,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     importer.add_argument("file", type=Path, help="TDL2048+'s weight file")
     importer.add_argument(
-        "--network", choices=list(NETWORKS), required=True, help="the network the file holds"
+        "--network",
+        type=_network_name,
+        required=True,
+        help=f"the network the file holds: {', '.join(NETWORKS)}, or tuples by their cells "
+        "(train --patterns)",
     )
     importer.add_argument(
         "--stages",
@@ -960,9 +1044,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     exporter.add_argument("file", type=Path, help="the network file (.npz)")
     _out_options(exporter, "TDL2048+'s weight file (name it .w)")
-    agent_options = _agent_options()
+    agent_options = [_agent_options(), _game_options()]
     play = _command(
-        commands, _play, "play", parents=[agent_options], help="play games and summarize them"
+        commands, _play, "play", parents=agent_options, help="play games and summarize them"
     )
     play.add_argument(
         "--games",
@@ -991,10 +1075,28 @@ def build_parser() -> argparse.ArgumentParser:
         required=False,
     )
     watch = _command(
-        commands, _watch, "watch", parents=[agent_options], help="watch one game in the terminal"
+        commands, _watch, "watch", parents=agent_options, help="watch one game in the terminal"
     )
     _at_least_0(watch, "--game", 0, "which game of --purpose (and --seed) to replay")
     _at_least_0(watch, "--delay", 100.0, "ms after each move")
+    mover = _command(
+        commands,
+        _move,
+        "move",
+        parents=agent_options[:1],
+        help="the agent's move on one board, and each move's value",
+        description="Prints the move the agent plays on the board (as it would in a game) and "
+        "the value its search gives each move (illegal: no value), then exits 0; exit 1 when "
+        "no move is legal (the game is over). The Python API does the same: "
+        "g2048.decide(board, AgentConfig(...)).",
+    )
+    mover.add_argument(
+        "--board",
+        required=True,
+        help="16 tile values row by row (0 = empty), separated by commas or spaces, rows "
+        "optionally separated by '/': --board 2,4,8,16/0,2,0,4/0,0,2,0/0,0,0,0",
+    )
+    _at_least_0(mover, "--seed", 0, "seed of the agent's own random draws (rollouts)")
     return parser
 
 

@@ -2,7 +2,8 @@
 symmetries of the board of lut[tuple][ranks of the tuple's cells] (Szubert & Jaskowski 2014).
 
 A network is a list of tuples of cells (row-major, 0..15) and one float32 weight table of
-16**n entries per tuple, stored back to back in one flat `lut`. A multistage network (Yeh et
+16**n entries per tuple, stored back to back in one flat `lut`; it is one of the named networks
+(NETWORKS) or named by its cells, "0,1,2,3;4,5,6,7" (`pattern_name`). A multistage network (Yeh et
 al. 2017) has one such table per stage, back to back: `stages` are tile thresholds (e.g.
 16384), and a board is valued by the table of stage k = how many thresholds its largest tile
 reaches, a function of the board alone, so search and training agree on it. Its value
@@ -27,6 +28,7 @@ are the same to the bit as reading each cell's nibble.
 
 from __future__ import annotations
 
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,12 +89,53 @@ def symmetric_cell(cell: int, s: int) -> int:
     return 4 * r + c
 
 
+# A network of its own tuples is named by its cells: each tuple's cells (0..15, row-major) by
+# commas, the tuples by semicolons, "0,1,2,3,4,5;4,5,6,7,8,9" (`pattern_name`).
+PATTERN = r"[0-9]+(,[0-9]+)*(;[0-9]+(,[0-9]+)*)*"
+MAX_PATTERN_CELLS = 8  # 16**8 float32 weights, 16 GiB, in a tuple of 8 cells
+
+
+def pattern_name(text: str) -> str:
+    """The name of the network of the tuples in `text` ("0,1,2,3;4,5,6,7", spaces ignored),
+    checked; ValueError in one line naming the bad tuple."""
+    name = "".join(text.split())
+    if not re.fullmatch(PATTERN, name):
+        raise ValueError(
+            f"patterns {text!r}: each tuple's cells (0..15) separated by commas, the tuples by "
+            "semicolons, e.g. '0,1,2,3;4,5,6,7'"
+        )
+    for pattern in name.split(";"):
+        cells = [int(c) for c in pattern.split(",")]
+        if bad := [c for c in cells if c > 15]:
+            raise ValueError(f"pattern {pattern}: cell {bad[0]} is not one of the cells 0..15")
+        if len(set(cells)) < len(cells):
+            twice = next(c for c in cells if cells.count(c) > 1)
+            raise ValueError(f"pattern {pattern}: cell {twice} appears twice")
+        if len(cells) > MAX_PATTERN_CELLS:
+            raise ValueError(
+                f"pattern {pattern}: {len(cells)} cells, at most {MAX_PATTERN_CELLS} (16**n "
+                "weights a tuple)"
+            )
+    return name
+
+
+def pattern_cells(tuples: tuple[tuple[int, ...], ...]) -> str:
+    """Tuples by their cells, the name of a network of them: "0,1,2,3;4,5,6,7"."""
+    return ";".join(",".join(map(str, t)) for t in tuples)
+
+
 def network_tuples(name: str) -> tuple[tuple[int, ...], ...]:
-    """The tuples of the network called `name`; ValueError listing the known names."""
-    try:
+    """The tuples of the network called `name`: a named network, or one named by its cells
+    (`pattern_name`); ValueError listing the known names, or naming the bad tuple."""
+    if name in NETWORKS:
         return NETWORKS[name]
-    except KeyError:
-        raise ValueError(f"unknown network {name!r}; known: {', '.join(NETWORKS)}") from None
+    if not re.fullmatch(r"[0-9,;]+", name):
+        raise ValueError(
+            f"unknown network {name!r}; known: {', '.join(NETWORKS)}, or tuples by their cells "
+            "such as '0,1,2,3;4,5,6,7'"
+        )
+    pattern_name(name)
+    return tuple(tuple(int(c) for c in t.split(",")) for t in name.split(";"))
 
 
 def lut_size(tuples: tuple[tuple[int, ...], ...]) -> int:
@@ -178,8 +221,8 @@ def network_staging(
 
 @dataclass(frozen=True)
 class Network:
-    """A named network, its stage thresholds (none: one stage) and its weight table (float32,
-    lut_size entries per stage)."""
+    """A network by its name (`network_tuples`), its stage thresholds (none: one stage) and
+    its weight table (float32, lut_size entries per stage)."""
 
     name: str
     lut: np.ndarray

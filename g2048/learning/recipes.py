@@ -1,10 +1,10 @@
 """TD training's settings, each defined once (`TDConfig`), and TDL2048+'s named recipes.
 
 A setting's field is its one definition: description, default, type and bounds. The study
-config's `tune.td` schema (g2048.study.methods.td), the `train` command's flags (g2048.cli)
-and the checks of `g2048.learning.td.train` are all written from it, and the rules across
-settings are `TDConfig.__post_init__`'s, so a value the config refuses the CLI and the
-function refuse too, with the same message.
+config's `tune.td` schema (g2048.study.methods.td; all but TRAIN_ONLY), the `train` command's
+flags (g2048.cli) and the checks of `g2048.learning.td.train` are all written from it, and the
+rules across settings are `TDConfig.__post_init__`'s, so a value the config refuses the CLI and
+the function refuse too, with the same message.
 
 A recipe (TDL2048+'s word: its users name a learning method, not its settings) is a few
 settings over TD(0)'s: optimistic initialisation (OTD), TC for the last tenth (OTD+TC), a
@@ -15,6 +15,7 @@ learning curves with TDL2048+'s.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 from g2048.agents.settings import (
@@ -24,7 +25,7 @@ from g2048.agents.settings import (
     object_schema,
     setting,
 )
-from g2048.evaluators.ntuple import MAX_STAGE_TILE, NETWORKS, check_stages
+from g2048.evaluators.ntuple import MAX_STAGE_TILE, check_stages, network_tuples
 
 BLOCK = 1000  # games per learning-curve row (the study's; tests take smaller blocks)
 MAX_GAMES = 100_000_000  # a curve row per block; the games themselves are seeded block by block
@@ -40,9 +41,11 @@ class TDConfig:
     network: str = setting(
         description="The tuples: wu6x4 (four 6-tuples, Wu et al. 2014), sj4x2+6x2 (two straight "
         "4-tuples and two 2x3 rectangles, Szubert & Jaskowski 2014), lines4x2 (two straight "
-        "4-tuples, small and quick), or a TDL2048+ pattern by its name: 4x6patt (the tuples of "
-        "wu6x4), 5x6patt, 6x6patt, 7x6patt, 8x6patt, 4x5patt, 2x4patt.",
-        enum=list(NETWORKS),
+        "4-tuples, small and quick), a TDL2048+ pattern by its name: 4x6patt (the tuples of "
+        "wu6x4), 5x6patt, 6x6patt, 7x6patt, 8x6patt, 4x5patt, 2x4patt; or tuples of their own "
+        "by their cells (0..15, row by row), commas between cells and semicolons between "
+        "tuples: '0,1,2,3,4,5;4,5,6,7,8,9' (at most 8 cells a tuple, none twice).",
+        type="string",
     )
     games: int = setting(
         description="Training games (self-play, one learning curve row per 1000; at most "
@@ -118,6 +121,21 @@ class TDConfig:
         minimum=0,
         maximum=1,
     )
+    from_: str = setting(
+        "",
+        description="The train command's: a network file (.npz: of train, of the pipeline, or "
+        "of import-network from TDL2048+) whose weights training starts from instead of init "
+        "(TDL2048+'s -i): it "
+        "must hold the network's tuples and stages (init stays 0); a stage whose weights are "
+        'all 0 is promoted when first reached, as in a fresh run. "" = a fresh network.',
+        type="string",
+    )
+    from_sha256: str = setting(
+        "",
+        description="The SHA-256 of the from file (sha256sum FILE), which it must have: the "
+        "weights a rerun starts from are the same (train --from fills it in).",
+        type="string",
+    )
     checkpoint_every: int = setting(
         10000,
         description="Save the training state every this many games (a multiple of 1000); a "
@@ -165,6 +183,22 @@ class TDConfig:
                 "batch",
                 f"batch must divide {self.block} (a learning-curve block), got {self.batch}",
             )
+        try:
+            network_tuples(self.network)
+        except ValueError as exc:
+            raise SettingError("network", str(exc)) from None
+        if self.from_ and self.init:
+            raise SettingError(
+                "init", f"init {self.init} with from: the weights start as the file's (init 0)"
+            )
+        if self.from_ and not re.fullmatch("[0-9a-f]{64}", self.from_sha256):
+            raise SettingError(
+                "from_sha256",
+                f"from {self.from_!r} needs from_sha256, the file's SHA-256 (64 hex digits), got "
+                f"{self.from_sha256!r}",
+            )
+        if self.from_sha256 and not self.from_:
+            raise SettingError("from_sha256", "from_sha256 without from: no file to check")
         if self.lock_free and self.batch > 1:
             raise SettingError(
                 "lock_free", f"lock_free plays every game at once: batch 1, got {self.batch}"
@@ -178,9 +212,21 @@ class TDConfig:
         return 0 if self.coherence else self.games
 
 
-def td_schema(description: str) -> dict:
-    """The JSON schema of a mapping of TDConfig's settings (the study's `tune.td`)."""
-    return object_schema(TDConfig, description)
+# The train command's own settings, not keys of a study's tune.td: a study's td runs start
+# afresh (a file to start from would be an input the workflow does not track, and every key of
+# the section is filled into each run's settings, which its result file records).
+TRAIN_ONLY = ("from", "from_sha256")
+
+
+def td_schema(description: str, train: bool = False) -> dict:
+    """The JSON schema of a mapping of TDConfig's settings: the study's `tune.td`, or with
+    `train` the train command's (TRAIN_ONLY too)."""
+    schema = object_schema(TDConfig, description)
+    if not train:
+        schema["properties"] = {
+            k: v for k, v in schema["properties"].items() if k not in TRAIN_ONLY
+        }
+    return schema
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ between blocks, so a killed run resumes to the result of an uninterrupted one.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +16,60 @@ import numpy as np
 import pandas as pd
 
 from g2048.engine.parallel import check_threads, thread_count
-from g2048.evaluators.ntuple import Network, initial_network
+from g2048.evaluators.ntuple import (
+    Network,
+    initial_network,
+    load_network,
+    network_tuples,
+    pattern_cells,
+    stage_text,
+)
 from g2048.learning.kernels import EPISODE, kernels
 from g2048.learning.recipes import TDConfig
 from g2048.learning.trainer import CURVE_COLUMNS, Trainer, block_row, checkpoint_key
+
+
+def file_sha256(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes (as sha256sum prints it)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def start_network(config: TDConfig) -> Network:
+    """The network of the file `config.from_` (TDL2048+'s -i), checked: a network file
+    (load_network) with the SHA-256 `config.from_sha256`, holding the tuples of
+    `config.network` (by any name) in its stages; ValueError in one line naming what differs."""
+    path = config.from_
+    try:
+        digest = file_sha256(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if digest != config.from_sha256:
+        raise ValueError(
+            f"{path}: its SHA-256 is {digest[:16]}..., not {config.from_sha256[:16]}... as "
+            "from_sha256 says: replaced since?"
+        )
+    loaded = load_network(path)
+    wanted = network_tuples(config.network)
+    if loaded.tuples != wanted or loaded.stages != config.stages:
+        raise ValueError(
+            f"{path}: holds {loaded.name} ({pattern_cells(loaded.tuples)})"
+            f"{stage_text(loaded.stages) or ' in 1 stage'}, not {config.network} "
+            f"({pattern_cells(wanted)}){stage_text(config.stages) or ' in 1 stage'}"
+        )
+    return Network(config.network, loaded.lut, loaded.stages)
+
+
+def stages_in_use(network: Network) -> int:
+    """The last stage whose weights are not all 0 (0 for one stage): a stage above it starts
+    as a copy of the one below when a game first reaches it (weight promotion), as in a fresh
+    run, and the stages up to it keep their weights."""
+    tables = network.lut.reshape(len(network.stages) + 1, -1)
+    used = [k for k in range(1, len(tables)) if tables[k].any()]
+    return used[-1] if used else 0
 
 
 def train(
@@ -54,13 +105,17 @@ def train(
     before them): TDL2048+'s OTD+TC schedule, optimistic TD then TC (Guei et al. 2021).
     stages: the tile thresholds of a multistage network (Yeh et al. 2017; `ntuple`), each
     stage's table promoted from the one before it before its first update (`_promote`).
+    from_: start from a network file's weights instead (`start_network`, TDL2048+'s -i).
     lambda > 0 learns by TD(lambda): each afterstate towards the lambda-return of its episode,
     computed backwards once the game ends (`_update`; TDL2048+'s `-l`). TC games use it too.
     """
     check_threads(threads)
     c = config
     network, games, stages, tc_games, tc_from = c.network, c.games, c.stages, c.tc_games, c.tc_from
-    trainer = Trainer(initial_network(network, c.init, stages), c.coherence or tc_games > 0)
+    start = start_network(c) if c.from_ else initial_network(network, c.init, stages)
+    trainer = Trainer(start, c.coherence or tc_games > 0)
+    if c.from_:
+        trainer.promoted[:] = stages_in_use(start)
     path = Path(checkpoint) if checkpoint is not None else None
     settings = {"network": network, "alpha": c.alpha, "coherence": c.coherence, "block": c.block}
     # (the checkpoints of the settings that came before these keys keep their digests)
@@ -70,6 +125,7 @@ def train(
         "lock_free": (c.lock_free, False),
         "stages": (list(stages), []),
         "lambda": (c.lambda_, 0.0),
+        "from_sha256": (c.from_sha256, ""),
     }
     settings |= {k: v for k, (v, default) in optional.items() if v != default}
     if tc_games:  # where TC begins (a longer run with the same start goes on from it)

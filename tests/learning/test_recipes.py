@@ -11,7 +11,7 @@ import pytest
 
 from g2048.agents.settings import SettingError, setting_key, settings_mapping, settings_of
 from g2048.cli.main import build_parser, main
-from g2048.learning.recipes import BLOCK, RECIPES, TDConfig, td_schema
+from g2048.learning.recipes import BLOCK, RECIPES, TRAIN_ONLY, TDConfig, td_schema
 from g2048.learning.td import train
 from g2048.study import stages
 from g2048.study.config import load_schema
@@ -19,7 +19,7 @@ from g2048.study.logs import ReportedError
 from g2048.study.methods import get_method
 
 PACKAGE = Path(__file__).resolve().parents[2] / "g2048"
-SCHEMA = td_schema("")
+SCHEMA = td_schema("", train=True)
 
 
 def train_flags() -> dict[str, argparse.Action]:
@@ -30,9 +30,13 @@ def train_flags() -> dict[str, argparse.Action]:
 
 def test_the_config_schema_is_tdconfigs() -> None:
     td = load_schema()["properties"]["tune"]["properties"]["td"]
-    assert td["properties"] == SCHEMA["properties"]
-    assert td["required"] == SCHEMA["required"] == ["network", "games"]
-    assert list(get_method("td").keys) == list(SCHEMA["properties"])
+    study = td_schema("")
+    assert td["properties"] == study["properties"]
+    assert td["required"] == study["required"] == ["network", "games"]
+    assert list(get_method("td").keys) == list(study["properties"])
+    # the train command's own settings are no keys of a study (whose runs record every key)
+    assert set(SCHEMA["properties"]) - set(study["properties"]) == {"from", "from_sha256"}
+    assert set(TRAIN_ONLY) == {"from", "from_sha256"}
 
 
 def test_the_train_flags_are_tdconfigs_settings() -> None:
@@ -40,12 +44,13 @@ def test_the_train_flags_are_tdconfigs_settings() -> None:
     for key, spec in SCHEMA["properties"].items():
         action = flags[key]
         assert action.option_strings == ["--" + key.replace("_", "-")]
-        assert action.required == (key in SCHEMA["required"])
+        # (the network may come from --patterns or --from instead)
+        assert action.required == (key in SCHEMA["required"] and key != "network")
         assert action.default is argparse.SUPPRESS  # the recipe's value, else TDConfig's
         assert action.choices == spec.get("enum")
-        if "default" in spec and spec.get("type") != "boolean":
+        if spec.get("default", "") != "" and spec.get("type") != "boolean":
             assert f"Default {spec['default']}." in action.help
-    run_options = {"help", "recipe", "seed", "study_seed", "threads", "out", "curve"}
+    run_options = {"help", "recipe", "patterns", "seed", "study_seed", "threads", "out", "curve"}
     assert set(flags) == set(SCHEMA["properties"]) | run_options
 
 

@@ -187,7 +187,7 @@ def test_bad_settings_are_refused() -> None:
         TDConfig("lines4x2", 100, alpha=0.0)
     with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\], got 2"):
         TDConfig("lines4x2", 100, alpha=2)
-    with pytest.raises(ValueError, match="network must be one of"):
+    with pytest.raises(ValueError, match="unknown network .lines9.; known: wu6x4"):
         TDConfig("lines9", 100)
     for bad in ({"tc_games": 150}, {"tc_games": 300}, {"tc_games": 100, "coherence": True}):
         with pytest.raises(ValueError, match="tc_games"):
