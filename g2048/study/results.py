@@ -29,7 +29,13 @@ import numpy as np
 import pandas as pd
 
 from g2048.evaluators import get_evaluator
-from g2048.evaluators.ntuple import Network, lut_size, network_tuples, stage_text
+from g2048.evaluators.ntuple import (
+    Network,
+    lut_size,
+    network_file_problem,
+    network_tuples,
+    stage_text,
+)
 from g2048.play import COLUMNS
 from g2048.study.logs import ReportedError
 from g2048.study.methods import METHODS, Method, get_method
@@ -467,6 +473,8 @@ def read_network(
     weights that its training run recorded in `run_file`. Its kind and stages are read before
     its table, so a file of a big network of the wrong kind is refused without loading it."""
     stages = tuple(stages)
+    if (problem := network_file_problem(path)) is not None:
+        raise ResultFileError(path, problem)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = sorted(data.files)

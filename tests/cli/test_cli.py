@@ -419,8 +419,8 @@ def test_play_and_watch_take_a_network_file_or_its_selection(tmp_path: Path, cap
     ("weights", "message"),
     [
         ([], "needs --weights: a network file"),
-        (["--weights", "missing.npz"], "missing.npz: not an n-tuple network file"),
-        (["--weights", "1,2,3"], "1,2,3: not an n-tuple network file"),
+        (["--weights", "missing.npz"], "error: missing.npz: no such file\n"),
+        (["--weights", "1,2,3"], "error: 1,2,3: no such file\n"),
     ],
 )
 def test_the_network_evaluator_refuses_what_is_not_a_network(
@@ -785,6 +785,40 @@ def test_networks_go_to_tdl2048s_format_and_back(tmp_path: Path, capsys) -> None
         assert exit_info.value.code == 2
         assert f"--out: {str(target)!r} exists: give --force" in capsys.readouterr().err
         assert main([*command, "--out", str(target), "--force"]) == 0
+
+
+def test_a_file_that_is_no_network_is_refused_in_one_line_naming_it(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+) -> None:
+    """An empty file, a TDL2048+ weight file (which needs import-network) and other bytes, by
+    play, watch and export-network alike: one line naming the file, no numpy advice."""
+    tdl = tmp_path / "small.w"
+    ntuple.save_network(tmp_path / "net.npz", ntuple.zero_network("2x4patt"))
+    assert main(["export-network", str(tmp_path / "net.npz"), "--out", str(tdl)]) == 0
+    empty, text = tmp_path / "e.npz", tmp_path / "t.npz"
+    empty.write_bytes(b"")
+    text.write_text("weights")
+    expected = {
+        empty: "is empty (0 bytes), not a network file",
+        tdl: "is no network file (.npz) but by its first bytes TDL2048+'s weight file: read "
+        f"it with `python -m g2048 import-network {tdl} --network NAME --out NET.npz`",
+        text: "is no network file (.npz, as train and import-network write)",
+    }
+    capsys.readouterr()
+    for path, message in expected.items():
+        ntuple_weights = ["--evaluator", "ntuple", "--weights", str(path)]
+        for args in (
+            ["play", "--agent", "greedy", *ntuple_weights],
+            ["watch", "--agent", "greedy", *ntuple_weights],
+            ["export-network", str(path), "--out", str(tmp_path / "x.w")],
+        ):
+            with pytest.raises(SystemExit) as exit_info:
+                main(args)
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert err.endswith(f"error: {path}: {message}\n"), err
+            assert "pickle" not in err
 
 
 def test_import_network_refuses_a_bad_file_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001

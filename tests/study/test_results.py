@@ -288,7 +288,9 @@ def test_a_network_is_of_the_configs_kind_finite_and_as_trained(tmp_path: Path) 
     np.savez(path, name=np.array("lines4x2"), lut=np.zeros(10, np.float32))
     fails(lambda: read_network(path, "lines4x2"), "has 131072 float32 weights")
     path.write_text("garbage")
-    fails(lambda: read_network(path, "lines4x2"), "is not a network file")
+    fails(lambda: read_network(path, "lines4x2"), "is no network file (.npz")
+    path.write_bytes(b"")
+    fails(lambda: read_network(path, "lines4x2"), "is empty (0 bytes), not a network file")
 
 
 def test_a_network_is_played_only_as_its_run_recorded_it(tmp_path: Path, smoke: dict) -> None:
