@@ -46,6 +46,7 @@ from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import parse_json, unknown_selection_keys, write_csv
+from g2048.study.weights import rows_problem
 from g2048.study.work import Work, job_work, parse_wildcards
 
 
@@ -494,6 +495,9 @@ def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, object]:
         else:
             weights = None if args.weights is None else _read_weights(args.weights, agent)
         evaluator_rows(agent, args.evaluator, weights)
+        heuristic = weights is not None and args.evaluator != NETWORK_EVALUATOR
+        if heuristic and (problem := rows_problem(args.evaluator, weights)) is not None:
+            raise ValueError(f"--weights {args.weights}: {problem}")  # as a config's are
     except ValueError as exc:
         args.parser.error(str(exc))
     return agent, weights

@@ -101,7 +101,7 @@ def test_play_shows_progress_on_a_terminal(capsys, monkeypatch) -> None:  # noqa
 
 
 def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
-    weights = [w * (i + 1) for i, w in enumerate(_default_weights())]
+    weights = [w * (0.5 + 0.1 * i) for i, w in enumerate(_default_weights())]  # in the box
     seeds = game_seeds(0, "play", 2)
     expected = play_games(AgentConfig("greedy"), seeds, weights=weights)["score"].tolist()
     assert expected != play_games(AgentConfig("greedy"), seeds)["score"].tolist()
@@ -199,6 +199,47 @@ def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: s
     assert message in err
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("g2048 play: error: ")
+
+
+@pytest.mark.parametrize(
+    ("agent", "evaluator", "weights", "message"),
+    [
+        (
+            "greedy",
+            "cem8",
+            "6,0,0,0,0,0,0,0",
+            "holds 6 as its weight 0 (empty), outside cem8's box",
+        ),
+        ("expectimax", "cem8", ",".join(["1e308"] * 8), "holds 1e+308 as its weight 0 (empty)"),
+        ("greedy", "nneonneo", "list.json", "holds -1 as its weight 1 (empty), outside nneonneo"),
+        ("switching", "nneonneo", "rows.json", "row 2 holds 99 as its weight 4 (sum_penalty)"),
+        ("greedy", "cem8", "select.json", "holds -5.5 as its weight 7"),
+    ],
+)
+def test_play_and_watch_refuse_weights_outside_the_evaluators_box(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    agent: str,
+    evaluator: str,
+    weights: str,
+    message: str,
+) -> None:
+    """As a config's weights are (study.weights.weights_problem): numbers, a list, the
+    switching agent's rows and a selection file alike."""
+    (tmp_path / "list.json").write_text(json.dumps([1, -1, 1, 1, 1]))
+    (tmp_path / "rows.json").write_text(json.dumps([[1] * 5, [1] * 5, [1, 1, 1, 1, 99]]))
+    selection = {"run": "cem", "method": "cem", "seed": 1, "evaluator": "cem8"}
+    write_json(tmp_path / "select.json", selection | {"weights": [0] * 7 + [-5.5]})
+    if weights.endswith(".json"):
+        weights = str(tmp_path / weights)
+    for command in ("play", "watch"):
+        args = [command, "--agent", agent, "--depth", "2", "--evaluator", evaluator]
+        with pytest.raises(SystemExit) as exit_info:
+            main([*args, "--weights", weights])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert f"error: --weights {weights}: {message}" in err, err
+        assert "(the box its tuners search and its values are tested in)\n" in err
 
 
 @pytest.mark.parametrize(
