@@ -219,9 +219,10 @@ def _works(configfile: Path, jobs: list[plan.Job]) -> dict[int, Work | None]:
 
 @_exits_2_on(plan.PlanError, ConfigError)
 def _plan(args: argparse.Namespace) -> int:
-    _need(args, args.configfile, "config file")
-    if args.rates_from is not None:
-        _need(args, args.rates_from, "config file")
+    for configfile in (args.configfile, args.rates_from):
+        if configfile is not None:  # check-config's checks, before Snakemake reads (runs) it
+            _need(args, configfile, "config file")
+            load_config(configfile)
     if not Path("Snakefile").is_file():
         args.parser.error("no Snakefile here: run plan in the study's folder")
     cluster = args.cores is None
