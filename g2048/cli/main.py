@@ -43,9 +43,16 @@ from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
+from g2048.study.hashes import check_recorded
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
-from g2048.study.results import parse_json, unknown_selection_keys, write_csv
+from g2048.study.results import (
+    parse_json,
+    path_seed,
+    seed_problem,
+    unknown_selection_keys,
+    write_csv,
+)
 from g2048.study.weights import rows_problem
 from g2048.study.work import Work, job_work, parse_wildcards
 
@@ -396,6 +403,7 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
             raise ValueError(
                 f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
             ) from None
+    check_recorded(path)
     try:
         data = parse_json(path.read_text())
     except OSError as exc:
@@ -425,8 +433,12 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
             f"selection file {text}: holds the key(s) {', '.join(unknown)}, which no selection "
             f"of method {data.get('method')!r} holds"
         )
+    seed = path_seed(text)  # a seed's selection: its own seed, as the workflow checks it
+    if seed is not None and (problem := seed_problem(data, seed)) is not None:
+        raise ValueError(f"selection file {text}: {problem}")
     own = Path(text).parent / str(data.get("run")) / f"seed{data.get('seed')}.json"
     if "selection_values" in data and own.is_file():  # a run's pick, beside its seeds'
+        check_recorded(own)
         seed_selection = parse_json(own.read_text())
         if not isinstance(seed_selection, dict):
             raise ValueError(f"selection file {own} holds a {type(seed_selection).__name__}")
@@ -446,8 +458,10 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
 def _recorded_network(path: str) -> Network:
     """The network file `path`, checked against the SHA-256 its training run recorded when the
     run's result file lies beside it (results/tune/td/seed1.npz and seed1.json, as the pipeline
-    writes them; a network of `train --out` has none)."""
+    writes them; a network of `train --out` has none), and against its hash record."""
     loaded = network(path)
+    if Path(path).is_file():
+        check_recorded(path)
     run_file = Path(path).with_suffix(".json")
     if not run_file.is_file():
         return loaded
@@ -475,6 +489,7 @@ def _read_network(text: str | None) -> Network:
     if text is None:
         raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
     if Path(text).suffix == ".json":
+        check_recorded(text)
         try:
             data = parse_json(Path(text).read_text())
         except OSError as exc:

@@ -211,6 +211,25 @@ def _numbers(path: str | Path, key: str, value: object, where: str = "") -> None
         )
 
 
+# A seed's selection (select stage): results/select/<run>/seed<k>.json
+SEED_SELECTION = re.compile(r"seed(\d+)\.json")
+
+
+def path_seed(path: str | Path) -> int | None:
+    """The seed a seed's selection file names in its path (results/select/<run>/seed<k>.json),
+    None for any other file."""
+    path = Path(path)
+    match = SEED_SELECTION.fullmatch(path.name)
+    return int(match[1]) if match and path.parent.parent.name == "select" else None
+
+
+def seed_problem(data: dict, seed: int) -> str | None:
+    """What is wrong when a result file's `seed` entry is not `seed`, the seed of its path."""
+    if data.get("seed") == seed:
+        return None
+    return f"records seed {shown(data.get('seed'))}, not {seed} (the seed of its path)"
+
+
 def _check_provenance(
     path: str | Path, data: dict, record: dict, seed: int | None, keys: tuple[str, ...]
 ) -> None:
@@ -235,10 +254,8 @@ def _check_provenance(
         )
     if not _is_int(data["seed"]):
         raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
-    if seed is not None and data["seed"] != seed:
-        raise ResultFileError(
-            path, f"records seed {data['seed']}, not {seed} (the seed of its path)"
-        )
+    if seed is not None and (problem := seed_problem(data, seed)) is not None:
+        raise ResultFileError(path, problem)
     if seed is None and data["seed"] not in record["seeds"]:
         raise ResultFileError(
             path,

@@ -40,6 +40,7 @@ from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, validate_config
+from g2048.study.hashes import file_sha256, record_outputs, record_path
 from g2048.study.results import write_json
 from g2048.study.stages import select
 
@@ -717,6 +718,43 @@ def test_play_checks_a_network_and_a_pick_against_what_their_run_recorded(
         "picks seed 2, but its weights differ from that seed's selection file "
         "results/select/cem/seed2.json: edited or replaced since?"
     ) in capsys.readouterr().err
+
+
+def test_play_checks_a_seeds_selection_against_its_hash_record_and_its_seed(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """results/select/cmaes/seed1.json replaced by seed 2's file: refused by its hash record
+    as a snakemake command refuses it, and without a record by the seed it records (issue 54)."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "results" / "select" / "cmaes"
+    folder.mkdir(parents=True)
+    weights = EVALUATORS["nneonneo"].default_weights.tolist()
+    seed = {"run": "cmaes", "method": "cmaes", "evaluator": "nneonneo", "weights": weights}
+    for k in (1, 2):
+        write_json(folder / f"seed{k}.json", seed | {"seed": k})
+    path = "results/select/cmaes/seed1.json"
+    record = record_path("logs/select/cmaes/seed1.log")
+    record_outputs(record, "select", [path])
+    args = ["play", "--agent", "greedy", "--games", "1", "--weights", path]
+    assert main(args) == 0
+    capsys.readouterr()
+    stamp = os.stat(path).st_mtime_ns
+    (folder / "seed1.json").write_bytes((folder / "seed2.json").read_bytes())
+    os.utime(path, ns=(stamp, stamp))  # its modification time kept
+    for problem in (
+        f"its SHA-256 is {file_sha256(path)[:16]}..., not ",
+        "records seed 2, not 1 (the seed of its path)",
+    ):
+        for command in (args, ["watch", "--agent", "greedy", "--weights", path]):
+            with pytest.raises(SystemExit) as exit_info:
+                main(command)
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert f"error: {'result' if 'SHA' in problem else 'selection'} file {path}: " in err
+            assert problem in err, err
+        record.unlink(missing_ok=True)  # no record: its seed tells
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
