@@ -476,6 +476,19 @@ def test_the_network_evaluator_refuses_what_is_not_a_network(
     assert message in capsys.readouterr().err
 
 
+def test_train_reports_an_unreadable_checkpoint_before_starting_over(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+) -> None:
+    out = tmp_path / "net.npz"
+    (tmp_path / "net.npz.ckpt").write_bytes(b"")
+    args = ["train", "--network", "lines4x2", "--games", "1000", "--checkpoint-every", "1000"]
+    assert main([*args, "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"checkpoint {out}.ckpt unreadable (empty): starting from game 0"
+    assert out.exists()
+
+
 def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
     args = ["train", "--network", "lines4x2", "--games", "1500", "--seed", "2"]
