@@ -49,6 +49,7 @@ from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import (
     parse_json,
     path_seed,
+    read_text,
     seed_problem,
     unknown_selection_keys,
     write_csv,
@@ -404,12 +405,7 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
                 f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
             ) from None
     check_recorded(path)
-    try:
-        data = parse_json(path.read_text())
-    except OSError as exc:
-        raise ValueError(f"cannot read weights file {text}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise ValueError(f"weights file {text} is not valid JSON: {exc}") from None
+    data = _json_file(path, "weights file")
     if isinstance(data, dict):
         return _selected(data, text, agent.weight_rows > 1)
     try:
@@ -419,6 +415,21 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
         raise ValueError(
             f"weights file {text} must hold {shape}, got {json.dumps(data)[:60]}"
         ) from None
+
+
+def _json_file(path: Path, what: str) -> object:
+    """The JSON of the file `path`, a `what` ("weights file"); ValueError in one line naming
+    it: unreadable, empty, not UTF-8 text (read_text), not JSON."""
+    try:
+        text = read_text(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{what} {path} {exc}") from None
+    try:
+        return parse_json(text)
+    except ValueError as exc:
+        raise ValueError(f"{what} {path} is not valid JSON: {exc}") from None
 
 
 def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
@@ -439,7 +450,7 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
     own = Path(text).parent / str(data.get("run")) / f"seed{data.get('seed')}.json"
     if "selection_values" in data and own.is_file():  # a run's pick, beside its seeds'
         check_recorded(own)
-        seed_selection = parse_json(own.read_text())
+        seed_selection = _json_file(own, "selection file")
         if not isinstance(seed_selection, dict):
             raise ValueError(f"selection file {own} holds a {type(seed_selection).__name__}")
         differ = [k for k in seed_selection if seed_selection[k] != data.get(k)]
@@ -490,12 +501,7 @@ def _read_network(text: str | None) -> Network:
         raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
     if Path(text).suffix == ".json":
         check_recorded(text)
-        try:
-            data = parse_json(Path(text).read_text())
-        except OSError as exc:
-            raise ValueError(f"cannot read {text}: {exc.strerror or exc}") from None
-        except ValueError as exc:
-            raise ValueError(f"selection file {text} is not valid JSON: {exc}") from None
+        data = _json_file(Path(text), "selection file")
         text = _selected(data, text, switching=False)
     return _recorded_network(text)
 

@@ -100,12 +100,30 @@ def parse_json(text: str) -> object:
     return json.loads(text)
 
 
+def read_text(path: str | Path) -> str:
+    """The text of the file `path`; ValueError with a phrase for the caller to put after the
+    file's name ("is empty", "is not UTF-8 text (...)"): the one check of the study's text
+    files (selections, result and record files, benchmark records) before they are parsed.
+    OSError as reading raises it."""
+    data = Path(path).read_bytes()
+    if not data.strip():
+        raise ValueError("is empty")
+    try:
+        return data.decode()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
 def read_json(path: str | Path, keys: tuple[str, ...] = ()) -> dict:
     """Read a JSON result file holding an object with (at least) `keys`."""
     try:
-        data = parse_json(Path(path).read_text())
+        text = read_text(path)
     except OSError as exc:
         raise ResultFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise ResultFileError(path, str(exc)) from None
+    try:
+        data = parse_json(text)
     except ValueError as exc:
         raise ResultFileError(path, f"is not valid JSON ({exc})") from None
     if not isinstance(data, dict):

@@ -134,7 +134,7 @@ def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
 
 def test_switching_takes_three_vectors_from_json(tmp_path: Path) -> None:
     rows = _default_weights(3)
-    rows[2] = [-w for w in rows[2]]  # corner-heavy upside down: a different agent
+    rows[2] = [w / 2 for w in rows[2]]  # another row, inside the box: a different agent
     agent = AgentConfig("switching", depth=1)
     expected = play_games(agent, game_seeds(0, "play", 1), weights=rows)["score"].tolist()
     listed = tmp_path / "rows.json"
@@ -731,6 +731,36 @@ def test_play_checks_a_network_and_a_pick_against_what_their_run_recorded(
         "picks seed 2, but its weights differ from that seed's selection file "
         "results/select/cem/seed2.json: edited or replaced since?"
     ) in capsys.readouterr().err
+
+
+def test_an_empty_or_non_utf8_weights_file_is_refused_in_one_line_naming_it(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A weights file, a td selection and the seed's selection beside a run's pick (which was
+    refused without its name) alike (issue 54)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results" / "select" / "cem").mkdir(parents=True)
+    weights = EVALUATORS["cem8"].default_weights.tolist()
+    pick = {"run": "cem", "method": "cem", "seed": 2, "evaluator": "cem8", "weights": weights}
+    write_json(tmp_path / "results/select/tuned-cem.json", pick | {"selection_values": [1, 2]})
+    seed = "results/select/cem/seed2.json"
+    cases = {  # file: (evaluator, --weights, the file's name in the message)
+        "w.json": ("cem8", "w.json", "weights file w.json"),
+        "td.json": ("ntuple", "td.json", "selection file td.json"),
+        seed: ("cem8", "results/select/tuned-cem.json", f"selection file {seed}"),
+    }
+    for content, problem in ((b"", "is empty"), (b"[1,\xff]", "is not UTF-8 text (invalid")):
+        for file, (evaluator, given, named) in cases.items():
+            (tmp_path / file).write_bytes(content)
+            args = ["play", "--agent", "greedy", "--evaluator", evaluator, "--weights", given]
+            with pytest.raises(SystemExit) as exit_info:
+                main(args)
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert f"error: {named} {problem}" in err, err
+            assert "Traceback" not in err
 
 
 def test_play_checks_a_seeds_selection_against_its_hash_record_and_its_seed(

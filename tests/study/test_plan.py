@@ -126,6 +126,9 @@ def test_benchmark_files_give_the_s_column(tmp_path: Path) -> None:
     path.write_text("seconds\n3\n")
     with pytest.raises(PlanError, match=f"benchmark file {path} holds no wall times"):
         plan.read_seconds(path)
+    path.write_bytes(b"s\th:m:s\n\xff\n")  # was a UnicodeDecodeError traceback
+    with pytest.raises(PlanError, match=f"^benchmark file {path} is not UTF-8 text "):
+        plan.read_seconds(path)
 
 
 def test_a_job_without_a_record_gets_its_rules_mean() -> None:
