@@ -36,7 +36,14 @@ from g2048.cli.speed import (
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network, tdl2048
-from g2048.evaluators.ntuple import NETWORKS, Network, load_network, save_network
+from g2048.evaluators.ntuple import (
+    NETWORKS,
+    TDL2048,
+    Network,
+    load_network,
+    network_format,
+    save_network,
+)
 from g2048.learning.recipes import RECIPES, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
@@ -405,6 +412,17 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
                 f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
             ) from None
     check_recorded(path)
+    try:
+        with open(path, "rb") as file:
+            kind = network_format(file.read(4))
+    except OSError:  # _json_file says why
+        kind = None
+    if kind is not None:
+        first = "import it (import-network), then play it" if kind == TDL2048 else "play it"
+        raise ValueError(
+            f"weights file {text} holds a network ({kind}), not heuristic weights: {first} "
+            f"with --evaluator {NETWORK_EVALUATOR}"
+        )
     data = _json_file(path, "weights file")
     if isinstance(data, dict):
         return _selected(data, text, agent.weight_rows > 1)

@@ -238,6 +238,18 @@ def save_network(path: str | Path, network: Network) -> None:
 
 # The first bytes of a zip archive (np.savez's .npz): an entry, or the end of an empty one.
 _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+NPZ, TDL2048 = "npz", "TDL2048+"  # the two formats of a network file
+
+
+def network_format(head: bytes) -> str | None:
+    """The format of a network file that starts with the bytes `head` (its first 4 or more):
+    NPZ (a zip archive, as save_network writes), TDL2048 (TDL2048+'s weight file, which
+    starts with 0, or 'w' then 0), or None."""
+    if head[:4] in _ZIP_STARTS:
+        return NPZ
+    if head[:1] == b"\0" or head[:2] == b"w\0":
+        return TDL2048
+    return None
 
 
 def network_file_problem(path: str | Path) -> str | None:
@@ -254,9 +266,10 @@ def network_file_problem(path: str | Path) -> str | None:
         return f"cannot be read ({exc.strerror or exc})"
     if not head:
         return "is empty (0 bytes), not a network file"
-    if head in _ZIP_STARTS:
+    kind = network_format(head)
+    if kind == NPZ:
         return None
-    if head[:1] == b"\0" or head[:2] == b"w\0":  # how TDL2048+'s weight files start
+    if kind == TDL2048:
         return (
             "is no network file (.npz) but by its first bytes TDL2048+'s weight file: read it "
             f"with `python -m g2048 import-network {path} --network NAME --out NET.npz`"

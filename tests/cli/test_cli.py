@@ -914,10 +914,11 @@ def test_a_file_that_is_no_network_is_refused_in_one_line_naming_it(
     capsys,  # noqa: ANN001
 ) -> None:
     """An empty file, a TDL2048+ weight file (which needs import-network) and other bytes, by
-    play, watch and export-network alike: one line naming the file, no numpy advice."""
-    tdl = tmp_path / "small.w"
-    ntuple.save_network(tmp_path / "net.npz", ntuple.zero_network("2x4patt"))
-    assert main(["export-network", str(tmp_path / "net.npz"), "--out", str(tdl)]) == 0
+    play, watch and export-network alike: one line naming the file, no numpy advice; a network
+    given to a heuristic says which evaluator plays it (issue 52)."""
+    tdl, net = tmp_path / "small.w", tmp_path / "net.npz"
+    ntuple.save_network(net, ntuple.zero_network("2x4patt"))
+    assert main(["export-network", str(net), "--out", str(tdl)]) == 0
     empty, text = tmp_path / "e.npz", tmp_path / "t.npz"
     empty.write_bytes(b"")
     text.write_text("weights")
@@ -941,6 +942,14 @@ def test_a_file_that_is_no_network_is_refused_in_one_line_naming_it(
             err = capsys.readouterr().err
             assert err.endswith(f"error: {path}: {message}\n"), err
             assert "pickle" not in err
+    for path, first in ((tdl, "import it (import-network), then play it"), (net, "play it")):
+        with pytest.raises(SystemExit):  # given to a heuristic
+            main(["play", "--agent", "greedy", "--weights", str(path)])
+        err = capsys.readouterr().err
+        assert err.endswith(
+            f"error: weights file {path} holds a network ({'TDL2048+' if path == tdl else 'npz'}"
+            f"), not heuristic weights: {first} with --evaluator ntuple\n"
+        ), err
 
 
 def test_import_network_refuses_a_bad_file_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001
