@@ -148,8 +148,8 @@ def check_recorded(path: str | Path) -> None:
     files that `play --weights` reads, which no snakemake command checks first."""
     where = Path(path).resolve()
     root = next((folder.parent for folder in where.parents if folder.name == "results"), None)
-    if root is None or not (root / RECORDS).is_dir():
-        return
+    if root is None or not (root / RECORDS).is_dir() or not where.is_file():
+        return  # not a study's file, or none: its reader says so
     name = where.relative_to(root).as_posix()
     for record in sorted((root / RECORDS).rglob("*.json")):
         recorded = (read_record(record) or {}).get(name)

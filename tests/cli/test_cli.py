@@ -798,6 +798,13 @@ def test_play_checks_a_seeds_selection_against_its_hash_record_and_its_seed(
             assert f"error: {'result' if 'SHA' in problem else 'selection'} file {path}: " in err
             assert problem in err, err
         record.unlink(missing_ok=True)  # no record: its seed tells
+    record_outputs(record, "select", [path])
+    Path(path).unlink()  # a file its record names, deleted: its reader says so
+    with pytest.raises(SystemExit):
+        main(args)
+    assert f"error: cannot read weights file {path}: No such file or directory\n" in (
+        capsys.readouterr().err
+    )
 
 
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
