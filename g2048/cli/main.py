@@ -37,7 +37,15 @@ from g2048.cli.speed import (
 from g2048.cli.watch import CLEAR, positions, render
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import EVALUATOR_NAMES, EVALUATORS, network, tdl2048
-from g2048.evaluators.ntuple import NETWORKS, Network, load_network, pattern_name, save_network
+from g2048.evaluators.ntuple import (
+    NETWORKS,
+    TDL2048,
+    Network,
+    load_network,
+    network_format,
+    pattern_name,
+    save_network,
+)
 from g2048.learning.recipes import RECIPES, td_schema
 from g2048.learning.td import file_sha256
 from g2048.play import evaluator_rows, play_games
@@ -45,9 +53,18 @@ from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
+from g2048.study.hashes import check_recorded
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
-from g2048.study.results import parse_json, unknown_selection_keys, write_csv
+from g2048.study.results import (
+    parse_json,
+    path_seed,
+    read_text,
+    seed_problem,
+    unknown_selection_keys,
+    write_csv,
+)
+from g2048.study.weights import rows_problem
 from g2048.study.work import Work, job_work, parse_wildcards
 
 
@@ -221,9 +238,10 @@ def _works(configfile: Path, jobs: list[plan.Job]) -> dict[int, Work | None]:
 
 @_exits_2_on(plan.PlanError, ConfigError)
 def _plan(args: argparse.Namespace) -> int:
-    _need(args, args.configfile, "config file")
-    if args.rates_from is not None:
-        _need(args, args.rates_from, "config file")
+    for configfile in (args.configfile, args.rates_from):
+        if configfile is not None:  # check-config's checks, before Snakemake reads (runs) it
+            _need(args, configfile, "config file")
+            load_config(configfile)
     if not Path("Snakefile").is_file():
         args.parser.error("no Snakefile here: run plan in the study's folder")
     cluster = args.cores is None
@@ -408,12 +426,19 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
             raise ValueError(
                 f"--weights must be comma-separated numbers or a JSON file, got {text!r}"
             ) from None
+    check_recorded(path)
     try:
-        data = parse_json(path.read_text())
-    except OSError as exc:
-        raise ValueError(f"cannot read weights file {text}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise ValueError(f"weights file {text} is not valid JSON: {exc}") from None
+        with open(path, "rb") as file:
+            kind = network_format(file.read(4))
+    except OSError:  # _json_file says why
+        kind = None
+    if kind is not None:
+        first = "import it (import-network), then play it" if kind == TDL2048 else "play it"
+        raise ValueError(
+            f"weights file {text} holds a network ({kind}), not heuristic weights: {first} "
+            f"with --evaluator {NETWORK_EVALUATOR}"
+        )
+    data = _json_file(path, "weights file")
     if isinstance(data, dict):
         return _selected(data, text, agent.weight_rows > 1)
     try:
@@ -423,6 +448,21 @@ def _read_weights(text: str, agent: AgentConfig) -> np.ndarray:
         raise ValueError(
             f"weights file {text} must hold {shape}, got {json.dumps(data)[:60]}"
         ) from None
+
+
+def _json_file(path: Path, what: str) -> object:
+    """The JSON of the file `path`, a `what` ("weights file"); ValueError in one line naming
+    it: unreadable, empty, not UTF-8 text (read_text), not JSON."""
+    try:
+        text = read_text(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{what} {path} {exc}") from None
+    try:
+        return parse_json(text)
+    except ValueError as exc:
+        raise ValueError(f"{what} {path} is not valid JSON: {exc}") from None
 
 
 def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
@@ -437,9 +477,13 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
             f"selection file {text}: holds the key(s) {', '.join(unknown)}, which no selection "
             f"of method {data.get('method')!r} holds"
         )
+    seed = path_seed(text)  # a seed's selection: its own seed, as the workflow checks it
+    if seed is not None and (problem := seed_problem(data, seed)) is not None:
+        raise ValueError(f"selection file {text}: {problem}")
     own = Path(text).parent / str(data.get("run")) / f"seed{data.get('seed')}.json"
     if "selection_values" in data and own.is_file():  # a run's pick, beside its seeds'
-        seed_selection = parse_json(own.read_text())
+        check_recorded(own)
+        seed_selection = _json_file(own, "selection file")
         if not isinstance(seed_selection, dict):
             raise ValueError(f"selection file {own} holds a {type(seed_selection).__name__}")
         differ = [k for k in seed_selection if seed_selection[k] != data.get(k)]
@@ -458,8 +502,10 @@ def _selected(data: object, text: str, switching: bool) -> np.ndarray | str:
 def _recorded_network(path: str) -> Network:
     """The network file `path`, checked against the SHA-256 its training run recorded when the
     run's result file lies beside it (results/tune/td/seed1.npz and seed1.json, as the pipeline
-    writes them; a network of `train --out` has none)."""
+    writes them; a network of `train --out` has none), and against its hash record."""
     loaded = network(path)
+    if Path(path).is_file():
+        check_recorded(path)
     run_file = Path(path).with_suffix(".json")
     if not run_file.is_file():
         return loaded
@@ -487,12 +533,8 @@ def _read_network(text: str | None) -> Network:
     if text is None:
         raise ValueError("--evaluator ntuple needs --weights: a network file (.npz)")
     if Path(text).suffix == ".json":
-        try:
-            data = parse_json(Path(text).read_text())
-        except OSError as exc:
-            raise ValueError(f"cannot read {text}: {exc.strerror or exc}") from None
-        except ValueError as exc:
-            raise ValueError(f"selection file {text} is not valid JSON: {exc}") from None
+        check_recorded(text)
+        data = _json_file(Path(text), "selection file")
         text = _selected(data, text, switching=False)
     return _recorded_network(text)
 
@@ -508,6 +550,9 @@ def _agent_setup(args: argparse.Namespace) -> tuple[AgentConfig, object]:
         else:
             weights = None if args.weights is None else _read_weights(args.weights, agent)
         evaluator_rows(agent, args.evaluator, weights)
+        heuristic = weights is not None and args.evaluator != NETWORK_EVALUATOR
+        if heuristic and (problem := rows_problem(args.evaluator, weights)) is not None:
+            raise ValueError(f"--weights {args.weights}: {problem}")  # as a config's are
     except ValueError as exc:
         args.parser.error(str(exc))
     return agent, weights

@@ -279,14 +279,58 @@ def save_network(path: str | Path, network: Network) -> None:
                 np.lib.format.write_array(f, np.asarray(array), allow_pickle=False)
 
 
+# The first bytes of a zip archive (np.savez's .npz): an entry, or the end of an empty one.
+_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+NPZ, TDL2048 = "npz", "TDL2048+"  # the two formats of a network file
+
+
+def network_format(head: bytes) -> str | None:
+    """The format of a network file that starts with the bytes `head` (its first 4 or more):
+    NPZ (a zip archive, as save_network writes), TDL2048 (TDL2048+'s weight file, which
+    starts with 0, or 'w' then 0), or None."""
+    if head[:4] in _ZIP_STARTS:
+        return NPZ
+    if head[:1] == b"\0" or head[:2] == b"w\0":
+        return TDL2048
+    return None
+
+
+def network_file_problem(path: str | Path) -> str | None:
+    """Why the file `path` is no network file, by its first bytes, as a phrase ("no such
+    file", "is empty (0 bytes)", a TDL2048+ weight file to import), or None when it may be
+    one (a zip archive, as save_network writes): the one check of every reader of networks,
+    before numpy's (which says "No data left in file" or gives advice on pickles)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if not head:
+        return "is empty (0 bytes), not a network file"
+    kind = network_format(head)
+    if kind == NPZ:
+        return None
+    if kind == TDL2048:
+        return (
+            "is no network file (.npz) but by its first bytes TDL2048+'s weight file: read it "
+            f"with `python -m g2048 import-network {path} --network NAME --out NET.npz`"
+        )
+    return "is no network file (.npz, as train and import-network write)"
+
+
 def load_network(path: str | Path) -> Network:
     """Read a network written by save_network (one written before networks had stages is one
-    stage); ValueError naming the file on a bad one, or one holding a non-finite weight."""
+    stage); ValueError naming the file on a bad one (`network_file_problem`), or one holding a
+    non-finite weight."""
+    if (problem := network_file_problem(path)) is not None:
+        raise ValueError(f"{path}: {problem}")
     try:
         with np.load(path, allow_pickle=False) as data:
             stages = tuple(data["stages"].tolist()) if "stages" in data.files else ()
             network = Network(str(data["name"]), np.ascontiguousarray(data["lut"]), stages)
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         raise ValueError(f"{path}: not an n-tuple network file ({exc})") from None
     finite = np.isfinite(network.lut)
     if not finite.all():

@@ -81,6 +81,7 @@ def train(
     progress: Callable[[int, int, dict], None] | None = None,
     resumed: Callable[[int], None] | None = None,
     threads: int = 1,
+    note: Callable[[str], None] | None = None,
 ) -> tuple[Network, pd.DataFrame]:
     """Train an n-tuple network as `config` says (its settings: g2048.learning.recipes):
     (network, curve).
@@ -91,7 +92,7 @@ def train(
     resumes from a checkpoint whose `key` (the run's settings) matches; a resumed run ends
     with the same network and curve as an uninterrupted one. progress(games done, games,
     curve row as a dict) follows each block; resumed(games done) is called when a checkpoint
-    is resumed.
+    is resumed, note(line) when one cannot be read (training then starts from game 0).
 
     batch > 1 trains in rounds of `batch` games: a round's games are played with the weights
     as they stood at its start, on `threads` threads, then their updates are made in game
@@ -131,7 +132,7 @@ def train(
     if tc_games:  # where TC begins (a longer run with the same start goes on from it)
         settings |= {"tc_from": tc_from, "tc_alpha": c.tc_alpha}
     digest = checkpoint_key(settings | (key or {}))
-    if path is not None and trainer.restore(path, digest, games) and resumed is not None:
+    if path is not None and trainer.restore(path, digest, games, note) and resumed is not None:
         resumed(trainer.games_done)
 
     def train_games(seeds: np.ndarray, records: np.ndarray, tc: bool) -> None:

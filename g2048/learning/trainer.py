@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +59,19 @@ def nonfinite(values: np.ndarray) -> str | None:
     )
 
 
+def unreadable(path: Path, error: Exception) -> str:
+    """The line that reports a checkpoint which cannot be read (`error`: what reading it
+    raised), before the run starts over; worded as the tuning loop's (a layer this one may not
+    import)."""
+    if path.stat().st_size == 0:
+        problem = "empty"
+    elif not zipfile.is_zipfile(path):
+        problem = "not a whole .npz archive: truncated?"
+    else:
+        problem = f"{type(error).__name__}: {error}"
+    return f"checkpoint {path} unreadable ({problem}): starting from game 0"
+
+
 def checkpoint_key(settings: dict) -> str:
     """The digest that ties a checkpoint to the run's settings (never resumed under others)."""
     text = json.dumps({"version": CHECKPOINT_VERSION, **settings}, sort_keys=True)
@@ -100,9 +114,12 @@ class Trainer:
             os.fsync(f.fileno())
         os.replace(tmp, path)
 
-    def restore(self, path: Path, key: str, games: int) -> bool:
+    def restore(
+        self, path: Path, key: str, games: int, note: Callable[[str], None] | None = None
+    ) -> bool:
         """Resume from the checkpoint at `path` if it exists, holds this run's key and is no
-        further on than `games`."""
+        further on than `games`; one that cannot be read (empty, truncated, not what `save`
+        writes) is reported to `note` in one line (`unreadable`) and not resumed."""
         if not path.exists():
             return False
         try:  # read it all before changing anything: a file that fails half-way leaves no trace
@@ -115,7 +132,9 @@ class Trainer:
                 promoted = data["promoted"] if "promoted" in data.files else 0
                 games_done = int(data["games_done"])
                 saved = str(data["sha256"]) if "sha256" in data.files else None
-        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
+        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+            if note is not None:
+                note(unreadable(path, exc))
             return False
         state = {"table": self.table, "tc_e": self.tc_e, "tc_a": self.tc_a}
         if any(stored[name].shape != array.shape for name, array in state.items()):

@@ -127,11 +127,34 @@ def check_results(records: Path = RECORDS) -> tuple[int, int, float]:
             except OSError as exc:
                 raise ResultFileError(output, f"cannot be read ({exc.strerror or exc})") from None
             if digest != recorded and (read_record(path) or {}).get(output) == recorded:
-                raise ResultFileError(
-                    output,
-                    f"its SHA-256 is {digest[:16]}..., not {recorded[:16]}... as the job that "
-                    f"wrote it recorded in {path}: {REPLACED}",
-                )
+                raise _replaced(output, digest, recorded, path)
             files += 1
             size += length
     return files, size, time.perf_counter() - start
+
+
+def _replaced(output: str | Path, digest: str, recorded: str, record: Path) -> ResultFileError:
+    """The error of a result file whose SHA-256 `digest` is not the one `record` holds."""
+    return ResultFileError(
+        output,
+        f"its SHA-256 is {digest[:16]}..., not {recorded[:16]}... as the job that wrote it "
+        f"recorded in {record}: {REPLACED}",
+    )
+
+
+def check_recorded(path: str | Path) -> None:
+    """ResultFileError (check_results' message) when the file `path` lies in a study's
+    `results/` folder and a hash record of that study names it with another SHA-256: for the
+    files that `play --weights` reads, which no snakemake command checks first."""
+    where = Path(path).resolve()
+    root = next((folder.parent for folder in where.parents if folder.name == "results"), None)
+    if root is None or not (root / RECORDS).is_dir() or not where.is_file():
+        return  # not a study's file, or none: its reader says so
+    name = where.relative_to(root).as_posix()
+    for record in sorted((root / RECORDS).rglob("*.json")):
+        recorded = (read_record(record) or {}).get(name)
+        if recorded is not None:
+            if (digest := file_sha256(where)) != recorded:
+                shown = record.relative_to(root) if root == Path.cwd().resolve() else record
+                raise _replaced(path, digest, recorded, shown)
+            return

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from g2048.study.results import read_text
 from g2048.study.work import Work
 
 K = TypeVar("K", bound=Hashable)
@@ -178,11 +179,13 @@ def read_seconds(path: Path) -> float | None:
     """The wall time a Snakemake benchmark file records (its `s` column; the mean of its rows
     when the rule repeats), or None when there is no such file."""
     try:
-        text = path.read_text()
+        text = read_text(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise PlanError(f"cannot read benchmark file {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # empty, or not UTF-8
+        raise PlanError(f"benchmark file {path} {exc}: delete it, or rerun its job") from None
     rows = list(csv.DictReader(text.splitlines(), delimiter="\t"))
     try:
         seconds = [float(row["s"]) for row in rows]

@@ -29,7 +29,13 @@ import numpy as np
 import pandas as pd
 
 from g2048.evaluators import get_evaluator
-from g2048.evaluators.ntuple import Network, lut_size, network_tuples, stage_text
+from g2048.evaluators.ntuple import (
+    Network,
+    lut_size,
+    network_file_problem,
+    network_tuples,
+    stage_text,
+)
 from g2048.play import COLUMNS
 from g2048.study.logs import ReportedError
 from g2048.study.methods import METHODS, Method, get_method
@@ -94,12 +100,30 @@ def parse_json(text: str) -> object:
     return json.loads(text)
 
 
+def read_text(path: str | Path) -> str:
+    """The text of the file `path`; ValueError with a phrase for the caller to put after the
+    file's name ("is empty", "is not UTF-8 text (...)"): the one check of the study's text
+    files (selections, result and record files, benchmark records) before they are parsed.
+    OSError as reading raises it."""
+    data = Path(path).read_bytes()
+    if not data.strip():
+        raise ValueError("is empty")
+    try:
+        return data.decode()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
 def read_json(path: str | Path, keys: tuple[str, ...] = ()) -> dict:
     """Read a JSON result file holding an object with (at least) `keys`."""
     try:
-        data = parse_json(Path(path).read_text())
+        text = read_text(path)
     except OSError as exc:
         raise ResultFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise ResultFileError(path, str(exc)) from None
+    try:
+        data = parse_json(text)
     except ValueError as exc:
         raise ResultFileError(path, f"is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -205,6 +229,25 @@ def _numbers(path: str | Path, key: str, value: object, where: str = "") -> None
         )
 
 
+# A seed's selection (select stage): results/select/<run>/seed<k>.json
+SEED_SELECTION = re.compile(r"seed(\d+)\.json")
+
+
+def path_seed(path: str | Path) -> int | None:
+    """The seed a seed's selection file names in its path (results/select/<run>/seed<k>.json),
+    None for any other file."""
+    path = Path(path)
+    match = SEED_SELECTION.fullmatch(path.name)
+    return int(match[1]) if match and path.parent.parent.name == "select" else None
+
+
+def seed_problem(data: dict, seed: int) -> str | None:
+    """What is wrong when a result file's `seed` entry is not `seed`, the seed of its path."""
+    if data.get("seed") == seed:
+        return None
+    return f"records seed {shown(data.get('seed'))}, not {seed} (the seed of its path)"
+
+
 def _check_provenance(
     path: str | Path, data: dict, record: dict, seed: int | None, keys: tuple[str, ...]
 ) -> None:
@@ -229,10 +272,8 @@ def _check_provenance(
         )
     if not _is_int(data["seed"]):
         raise ResultFileError(path, f"records seed {shown(data['seed'])}, not an integer")
-    if seed is not None and data["seed"] != seed:
-        raise ResultFileError(
-            path, f"records seed {data['seed']}, not {seed} (the seed of its path)"
-        )
+    if seed is not None and (problem := seed_problem(data, seed)) is not None:
+        raise ResultFileError(path, problem)
     if seed is None and data["seed"] not in record["seeds"]:
         raise ResultFileError(
             path,
@@ -480,6 +521,8 @@ def read_network(
     weights that its training run recorded in `run_file`. Its kind and stages are read before
     its table, so a file of a big network of the wrong kind is refused without loading it."""
     stages = tuple(stages)
+    if (problem := network_file_problem(path)) is not None:
+        raise ResultFileError(path, problem)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = sorted(data.files)

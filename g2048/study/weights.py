@@ -64,3 +64,16 @@ def weights_problem(evaluator: str, value: object) -> str | None:
                 "(the box its tuners search and its values are tested in)"
             )
     return None
+
+
+def rows_problem(evaluator: str, rows: object) -> str | None:
+    """`weights_problem` of one weight vector, or of each of the switching agent's rows (a
+    list, or an array, of vectors), naming the row; None when every row is valid."""
+    if isinstance(rows, np.ndarray):
+        rows = rows.tolist()
+    if isinstance(rows, list) and rows and all(isinstance(row, list) for row in rows):
+        for i, row in enumerate(rows):
+            if (problem := weights_problem(evaluator, row)) is not None:
+                return f"row {i} {problem}" if len(rows) > 1 else problem
+        return None
+    return weights_problem(evaluator, rows)

@@ -68,9 +68,25 @@ def _save(path: Path, key: str, steps: list[tuple[np.ndarray, np.ndarray]]) -> N
     os.replace(tmp, path)
 
 
-def _load(path: Path, key: str) -> list[tuple[np.ndarray, np.ndarray]]:
+def unreadable(path: Path, error: Exception) -> str:
+    """The line that reports a checkpoint which cannot be read (`error`: what reading it
+    raised), before the run starts over; worded as g2048.learning.trainer's (a layer this
+    one may not import)."""
+    if path.stat().st_size == 0:
+        problem = "empty"
+    elif not zipfile.is_zipfile(path):
+        problem = "not a whole .npz archive: truncated?"
+    else:
+        problem = f"{type(error).__name__}: {error}"
+    return f"checkpoint {path} unreadable ({problem}): starting from step 0"
+
+
+def _load(
+    path: Path, key: str, note: Callable[[str], None] | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """The steps stored at `path` for the run of `key`; none when the file is missing, of
-    other settings or unreadable (the run then starts afresh and overwrites it)."""
+    other settings or unreadable (the run then starts afresh and overwrites it): an unreadable
+    one (empty, truncated, not what `_save` writes) is reported to `note` in one line."""
     if not path.exists():
         return []
     try:
@@ -80,10 +96,12 @@ def _load(path: Path, key: str) -> list[tuple[np.ndarray, np.ndarray]]:
             ends = np.cumsum(data["sizes"])
             X, f = data["X"], data["f"]
             if len(X) != len(f) or (len(ends) and ends[-1] != len(X)):
-                return []
+                raise ValueError(f"{len(X)} candidates, {len(f)} values, steps of {ends[-1:]}")
             starts = ends - data["sizes"]
             return [(X[a:b], f[a:b]) for a, b in zip(starts, ends, strict=True)]
-    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+        if note is not None:
+            note(unreadable(path, exc))
         return []
 
 
@@ -111,7 +129,7 @@ def _replay(
     return rows
 
 
-LOOP_OPTIONS = ("callback", "checkpoint", "key", "resumed")
+LOOP_OPTIONS = ("callback", "checkpoint", "key", "resumed", "note")
 
 
 def run_tuner(
@@ -136,6 +154,7 @@ def optimise(
     checkpoint: str | Path | None = None,
     key: dict | None = None,
     resumed: Callable[[list[np.ndarray]], None] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> Any:
     """Run `steps` ask-evaluate-tell steps of the tuner `make_tuner()` makes; its result.
 
@@ -148,14 +167,15 @@ def optimise(
     run resumes from a file whose ``key`` (the run's settings, digested) matches: the stored
     steps are replayed into a fresh tuner without evaluating them, then ``resumed(X of each
     replayed step)`` is called (to bring the caller's own state, such as a game counter, to
-    where it was). A file whose candidates the tuner does not ask for again is ignored.
+    where it was). A file whose candidates the tuner does not ask for again is ignored; one
+    that cannot be read is reported to ``note`` (the caller's log) in one line, then ignored.
     """
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps}")
     path = None if checkpoint is None else Path(checkpoint)
     digest = checkpoint_key(key or {})
     tuner = make_tuner()
-    done = [] if path is None else _load(path, digest)[:steps]
+    done = [] if path is None else _load(path, digest, note)[:steps]
     rows = _replay(tuner, done) if done else []
     if rows is None:  # the stored run is not this tuner's: start again
         tuner, done, rows = make_tuner(), [], []

@@ -40,6 +40,7 @@ from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, validate_config
+from g2048.study.hashes import file_sha256, record_outputs, record_path
 from g2048.study.results import write_json
 from g2048.study.stages import select
 
@@ -101,7 +102,7 @@ def test_play_shows_progress_on_a_terminal(capsys, monkeypatch) -> None:  # noqa
 
 
 def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
-    weights = [w * (i + 1) for i, w in enumerate(_default_weights())]
+    weights = [w * (0.5 + 0.1 * i) for i, w in enumerate(_default_weights())]  # in the box
     seeds = game_seeds(0, "play", 2)
     expected = play_games(AgentConfig("greedy"), seeds, weights=weights)["score"].tolist()
     assert expected != play_games(AgentConfig("greedy"), seeds)["score"].tolist()
@@ -133,7 +134,7 @@ def test_play_reads_weights_from_numbers_and_json(tmp_path: Path) -> None:
 
 def test_switching_takes_three_vectors_from_json(tmp_path: Path) -> None:
     rows = _default_weights(3)
-    rows[2] = [-w for w in rows[2]]  # corner-heavy upside down: a different agent
+    rows[2] = [w / 2 for w in rows[2]]  # another row, inside the box: a different agent
     agent = AgentConfig("switching", depth=1)
     expected = play_games(agent, game_seeds(0, "play", 1), weights=rows)["score"].tolist()
     listed = tmp_path / "rows.json"
@@ -199,6 +200,47 @@ def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: s
     assert message in err
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("g2048 play: error: ")
+
+
+@pytest.mark.parametrize(
+    ("agent", "evaluator", "weights", "message"),
+    [
+        (
+            "greedy",
+            "cem8",
+            "6,0,0,0,0,0,0,0",
+            "holds 6 as its weight 0 (empty), outside cem8's box",
+        ),
+        ("expectimax", "cem8", ",".join(["1e308"] * 8), "holds 1e+308 as its weight 0 (empty)"),
+        ("greedy", "nneonneo", "list.json", "holds -1 as its weight 1 (empty), outside nneonneo"),
+        ("switching", "nneonneo", "rows.json", "row 2 holds 99 as its weight 4 (sum_penalty)"),
+        ("greedy", "cem8", "select.json", "holds -5.5 as its weight 7"),
+    ],
+)
+def test_play_and_watch_refuse_weights_outside_the_evaluators_box(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    agent: str,
+    evaluator: str,
+    weights: str,
+    message: str,
+) -> None:
+    """As a config's weights are (study.weights.weights_problem): numbers, a list, the
+    switching agent's rows and a selection file alike."""
+    (tmp_path / "list.json").write_text(json.dumps([1, -1, 1, 1, 1]))
+    (tmp_path / "rows.json").write_text(json.dumps([[1] * 5, [1] * 5, [1, 1, 1, 1, 99]]))
+    selection = {"run": "cem", "method": "cem", "seed": 1, "evaluator": "cem8"}
+    write_json(tmp_path / "select.json", selection | {"weights": [0] * 7 + [-5.5]})
+    if weights.endswith(".json"):
+        weights = str(tmp_path / weights)
+    for command in ("play", "watch"):
+        args = [command, "--agent", agent, "--depth", "2", "--evaluator", evaluator]
+        with pytest.raises(SystemExit) as exit_info:
+            main([*args, "--weights", weights])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert f"error: --weights {weights}: {message}" in err, err
+        assert "(the box its tuners search and its values are tested in)\n" in err
 
 
 @pytest.mark.parametrize(
@@ -419,8 +461,8 @@ def test_play_and_watch_take_a_network_file_or_its_selection(tmp_path: Path, cap
     ("weights", "message"),
     [
         ([], "needs --weights: a network file"),
-        (["--weights", "missing.npz"], "missing.npz: not an n-tuple network file"),
-        (["--weights", "1,2,3"], "1,2,3: not an n-tuple network file"),
+        (["--weights", "missing.npz"], "error: missing.npz: no such file\n"),
+        (["--weights", "1,2,3"], "error: 1,2,3: no such file\n"),
     ],
 )
 def test_the_network_evaluator_refuses_what_is_not_a_network(
@@ -432,6 +474,19 @@ def test_the_network_evaluator_refuses_what_is_not_a_network(
         main(["play", "--agent", "greedy", "--evaluator", "ntuple", *weights])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_train_reports_an_unreadable_checkpoint_before_starting_over(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+) -> None:
+    out = tmp_path / "net.npz"
+    (tmp_path / "net.npz.ckpt").write_bytes(b"")
+    args = ["train", "--network", "lines4x2", "--games", "1000", "--checkpoint-every", "1000"]
+    assert main([*args, "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"checkpoint {out}.ckpt unreadable (empty): starting from game 0"
+    assert out.exists()
 
 
 def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, capsys) -> None:  # noqa: ANN001
@@ -678,6 +733,80 @@ def test_play_checks_a_network_and_a_pick_against_what_their_run_recorded(
     ) in capsys.readouterr().err
 
 
+def test_an_empty_or_non_utf8_weights_file_is_refused_in_one_line_naming_it(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A weights file, a td selection and the seed's selection beside a run's pick (which was
+    refused without its name) alike (issue 54)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results" / "select" / "cem").mkdir(parents=True)
+    weights = EVALUATORS["cem8"].default_weights.tolist()
+    pick = {"run": "cem", "method": "cem", "seed": 2, "evaluator": "cem8", "weights": weights}
+    write_json(tmp_path / "results/select/tuned-cem.json", pick | {"selection_values": [1, 2]})
+    seed = "results/select/cem/seed2.json"
+    cases = {  # file: (evaluator, --weights, the file's name in the message)
+        "w.json": ("cem8", "w.json", "weights file w.json"),
+        "td.json": ("ntuple", "td.json", "selection file td.json"),
+        seed: ("cem8", "results/select/tuned-cem.json", f"selection file {seed}"),
+    }
+    for content, problem in ((b"", "is empty"), (b"[1,\xff]", "is not UTF-8 text (invalid")):
+        for file, (evaluator, given, named) in cases.items():
+            (tmp_path / file).write_bytes(content)
+            args = ["play", "--agent", "greedy", "--evaluator", evaluator, "--weights", given]
+            with pytest.raises(SystemExit) as exit_info:
+                main(args)
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert f"error: {named} {problem}" in err, err
+            assert "Traceback" not in err
+
+
+def test_play_checks_a_seeds_selection_against_its_hash_record_and_its_seed(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """results/select/cmaes/seed1.json replaced by seed 2's file: refused by its hash record
+    as a snakemake command refuses it, and without a record by the seed it records (issue 54)."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "results" / "select" / "cmaes"
+    folder.mkdir(parents=True)
+    weights = EVALUATORS["nneonneo"].default_weights.tolist()
+    seed = {"run": "cmaes", "method": "cmaes", "evaluator": "nneonneo", "weights": weights}
+    for k in (1, 2):
+        write_json(folder / f"seed{k}.json", seed | {"seed": k})
+    path = "results/select/cmaes/seed1.json"
+    record = record_path("logs/select/cmaes/seed1.log")
+    record_outputs(record, "select", [path])
+    args = ["play", "--agent", "greedy", "--games", "1", "--weights", path]
+    assert main(args) == 0
+    capsys.readouterr()
+    stamp = os.stat(path).st_mtime_ns
+    (folder / "seed1.json").write_bytes((folder / "seed2.json").read_bytes())
+    os.utime(path, ns=(stamp, stamp))  # its modification time kept
+    for problem in (
+        f"its SHA-256 is {file_sha256(path)[:16]}..., not ",
+        "records seed 2, not 1 (the seed of its path)",
+    ):
+        for command in (args, ["watch", "--agent", "greedy", "--weights", path]):
+            with pytest.raises(SystemExit) as exit_info:
+                main(command)
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert f"error: {'result' if 'SHA' in problem else 'selection'} file {path}: " in err
+            assert problem in err, err
+        record.unlink(missing_ok=True)  # no record: its seed tells
+    record_outputs(record, "select", [path])
+    Path(path).unlink()  # a file its record names, deleted: its reader says so
+    with pytest.raises(SystemExit):
+        main(args)
+    assert f"error: cannot read weights file {path}: No such file or directory\n" in (
+        capsys.readouterr().err
+    )
+
+
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
     """The bench table's layout and its JSON keys, on stand-in figures (the measurements take
     minutes and are not asserted: speed is measured, not tested)."""
@@ -785,6 +914,49 @@ def test_networks_go_to_tdl2048s_format_and_back(tmp_path: Path, capsys) -> None
         assert exit_info.value.code == 2
         assert f"--out: {str(target)!r} exists: give --force" in capsys.readouterr().err
         assert main([*command, "--out", str(target), "--force"]) == 0
+
+
+def test_a_file_that_is_no_network_is_refused_in_one_line_naming_it(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+) -> None:
+    """An empty file, a TDL2048+ weight file (which needs import-network) and other bytes, by
+    play, watch and export-network alike: one line naming the file, no numpy advice; a network
+    given to a heuristic says which evaluator plays it (issue 52)."""
+    tdl, net = tmp_path / "small.w", tmp_path / "net.npz"
+    ntuple.save_network(net, ntuple.zero_network("2x4patt"))
+    assert main(["export-network", str(net), "--out", str(tdl)]) == 0
+    empty, text = tmp_path / "e.npz", tmp_path / "t.npz"
+    empty.write_bytes(b"")
+    text.write_text("weights")
+    expected = {
+        empty: "is empty (0 bytes), not a network file",
+        tdl: "is no network file (.npz) but by its first bytes TDL2048+'s weight file: read "
+        f"it with `python -m g2048 import-network {tdl} --network NAME --out NET.npz`",
+        text: "is no network file (.npz, as train and import-network write)",
+    }
+    capsys.readouterr()
+    for path, message in expected.items():
+        ntuple_weights = ["--evaluator", "ntuple", "--weights", str(path)]
+        for args in (
+            ["play", "--agent", "greedy", *ntuple_weights],
+            ["watch", "--agent", "greedy", *ntuple_weights],
+            ["export-network", str(path), "--out", str(tmp_path / "x.w")],
+        ):
+            with pytest.raises(SystemExit) as exit_info:
+                main(args)
+            assert exit_info.value.code == 2
+            err = capsys.readouterr().err
+            assert err.endswith(f"error: {path}: {message}\n"), err
+            assert "pickle" not in err
+    for path, first in ((tdl, "import it (import-network), then play it"), (net, "play it")):
+        with pytest.raises(SystemExit):  # given to a heuristic
+            main(["play", "--agent", "greedy", "--weights", str(path)])
+        err = capsys.readouterr().err
+        assert err.endswith(
+            f"error: weights file {path} holds a network ({'TDL2048+' if path == tdl else 'npz'}"
+            f"), not heuristic weights: {first} with --evaluator ntuple\n"
+        ), err
 
 
 def test_import_network_refuses_a_bad_file_in_one_line(tmp_path: Path, capsys) -> None:  # noqa: ANN001

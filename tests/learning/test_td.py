@@ -153,6 +153,28 @@ def test_a_diverging_run_stops_at_its_check_naming_the_games_and_the_rate(
         train(past_bounds(config, tc_alpha=5.0), seeds)
 
 
+def test_an_unreadable_checkpoint_is_reported_and_training_starts_from_game_0(
+    tmp_path: Path,
+) -> None:
+    """An empty or truncated checkpoint: one line to `note`, then the run an uninterrupted
+    one is (issue 54)."""
+    config = TDConfig("lines4x2", 200, block=100, checkpoint_every=100)
+    checkpoint = tmp_path / "run.ckpt"
+    train(config, seeds, checkpoint=checkpoint)
+    whole = checkpoint.read_bytes()
+    fresh, _ = train(config, seeds)
+    for content, problem in (
+        (b"", "empty"),
+        (whole[: len(whole) // 2], "not a whole .npz archive: truncated?"),
+    ):
+        checkpoint.write_bytes(content)
+        notes: list[str] = []
+        network, _ = train(config, seeds, checkpoint=checkpoint, note=notes.append)
+        np.testing.assert_array_equal(network.lut, fresh.lut)
+        assert len(notes) == 1 and notes[0].startswith(f"checkpoint {checkpoint} unreadable (")
+        assert notes[0].endswith(f"{problem}): starting from game 0"), notes
+
+
 def test_a_checkpoint_with_a_nan_weight_is_refused_not_resumed(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.ckpt"
     train(TDConfig("lines4x2", 200, block=100, checkpoint_every=100), seeds, checkpoint=checkpoint)

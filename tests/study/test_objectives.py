@@ -361,6 +361,17 @@ def test_a_killed_tuning_job_resumes_to_the_uninterrupted_result(
     assert as_json(got[0]) == as_json(want[0])
 
 
+def test_a_tuning_job_reports_an_unreadable_checkpoint_in_its_log(tmp_path: Path) -> None:
+    """Through the job's log, in one line, before the run starts over (issue 54)."""
+    settings = {"method": "cem", "agent": {"name": "greedy"}, "games": 1, "max_moves": 20}
+    settings |= {"population": 4, "iterations": 2, "evaluator": "cem8"}
+    checkpoint = tmp_path / "run.npz"
+    checkpoint.write_bytes(b"")
+    lines: list[str] = []
+    tune("cem", settings, 3, 5, 1, lines.append, str(checkpoint))
+    assert f"checkpoint {checkpoint} unreadable (empty): starting from step 0" in lines
+
+
 def as_json(data: dict) -> str:
     return json.dumps(data, default=lambda a: np.asarray(a).tolist(), sort_keys=True)
 

@@ -22,6 +22,7 @@ from g2048.study.plan import (
 from g2048.study.work import Work
 
 ROOT = Path(__file__).resolve().parents[2]
+SNAKEMAKE_DRY_RUN = plan.dry_run  # before the `study` fixture stands in for it
 
 # What Snakemake 9 prints for `snakemake -n --forceall` (cut down): three jobs of a chain, a
 # local rule, a job of two threads.
@@ -124,6 +125,9 @@ def test_benchmark_files_give_the_s_column(tmp_path: Path) -> None:
     assert plan.read_seconds(tmp_path / "none.tsv") is None
     path.write_text("seconds\n3\n")
     with pytest.raises(PlanError, match=f"benchmark file {path} holds no wall times"):
+        plan.read_seconds(path)
+    path.write_bytes(b"s\th:m:s\n\xff\n")  # was a UnicodeDecodeError traceback
+    with pytest.raises(PlanError, match=f"^benchmark file {path} is not UTF-8 text "):
         plan.read_seconds(path)
 
 
@@ -352,7 +356,7 @@ def study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "rule all:\n    localrule: True\n\n\nrule merge:\n    localrule: True\n"
     )
     (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "config.yaml").write_text("x: 1\n")
+    shutil.copy(ROOT / "config" / "smoke.yaml", tmp_path / "config" / "config.yaml")
     profile = tmp_path / "profiles" / "slurm"
     profile.mkdir(parents=True)
     (profile / "config.yaml").write_text("set-threads:\n  make: 4\n")
@@ -436,6 +440,27 @@ def test_plan_needs_cores_or_cluster(study: Path, capsys: pytest.CaptureFixture)
     with pytest.raises(SystemExit):
         main(["plan", "--cores", "2", "--configfile", "config/none.yaml"])
     assert "no config file 'config/none.yaml'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--configfile", "--rates-from"])
+def test_plan_checks_a_config_as_check_config_does_before_snakemake_reads_it(
+    study: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """A config whose templates (`__use_yte__`) would run as Snakemake reads it is refused,
+    in one line, before any dry run: nothing of it runs (issue 54)."""
+    monkeypatch.setattr(plan, "dry_run", SNAKEMAKE_DRY_RUN)  # Snakemake's own, not the stub
+    (study / "Snakefile").write_text("rule all:\n    localrule: True\n")
+    template = 'study_seed: ?__import__("os").system("touch PWNED") + 2048\n'
+    (study / "yte.yaml").write_text("__use_yte__: true\n" + template)
+    (study / "bad.yaml").write_bytes(b"study_seed: \xff\n")
+    given = {"--configfile": [], "--rates-from": ["--configfile", "config/config.yaml"]}
+    for name, message in (("yte.yaml", "config key __use_yte__: turns the file's values into "
+                           "Python templates"), ("bad.yaml", "not UTF-8 text")):  # fmt: skip
+        assert main(["plan", "--cores", "2", *given[option], option, name]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"{name}: ") and message in err, err
+        assert "Traceback" not in err
+    assert not (study / "PWNED").exists()
 
 
 @pytest.mark.slow

@@ -73,6 +73,10 @@ def test_corrupt_json_names_the_file(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     fails(lambda: read_json(path), "holds a list, not a JSON object")
     fails(lambda: read_json(tmp_path / "none.json"), "cannot be read")
+    path.write_bytes(b" \n")
+    fails(lambda: read_selection(path), f"result file {path}: is empty;")
+    path.write_bytes(b'{"run": "\xe9"}')
+    fails(lambda: read_selection(path), "is not UTF-8 text (invalid continuation byte at byte 9)")
     # nested deeper than any result file (the parser would end in a RecursionError)
     path.write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)
     fails(lambda: read_selection(path), "nested 100000 levels deep, more than the 32")
@@ -291,7 +295,9 @@ def test_a_network_is_of_the_configs_kind_finite_and_as_trained(tmp_path: Path) 
     np.savez(path, name=np.array("lines4x2"), lut=np.zeros(10, np.float32))
     fails(lambda: read_network(path, "lines4x2"), "has 131072 float32 weights")
     path.write_text("garbage")
-    fails(lambda: read_network(path, "lines4x2"), "is not a network file")
+    fails(lambda: read_network(path, "lines4x2"), "is no network file (.npz")
+    path.write_bytes(b"")
+    fails(lambda: read_network(path, "lines4x2"), "is empty (0 bytes), not a network file")
 
 
 def test_a_network_is_played_only_as_its_run_recorded_it(tmp_path: Path, smoke: dict) -> None:

@@ -107,12 +107,23 @@ def test_a_checkpoint_of_other_settings_or_other_candidates_is_not_resumed(
     same(got, run(name, 4))
 
 
-@pytest.mark.parametrize("content", [b"", b"not a zip file", b"PK\x03\x04broken"])
-def test_an_unreadable_checkpoint_starts_the_run_afresh(content: bytes, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(b"", "empty"), (b"not a zip file", "truncated?"), (b"PK\x03\x04broken", "truncated?")],
+)
+def test_an_unreadable_checkpoint_starts_the_run_afresh(
+    content: bytes, problem: str, tmp_path: Path
+) -> None:
+    """... and says so, in one line to the caller's `note` (issue 54)."""
     checkpoint = tmp_path / "run.npz"
     checkpoint.write_bytes(content)
-    same(run("cem", 3, checkpoint=checkpoint, key={}), run("cem", 3))
+    notes: list[str] = []
+    same(run("cem", 3, checkpoint=checkpoint, key={}, note=notes.append), run("cem", 3))
     assert checkpoint.stat().st_size > 100  # rewritten
+    assert len(notes) == 1 and notes[0].startswith(f"checkpoint {checkpoint} unreadable (")
+    assert notes[0].endswith(f"{problem}): starting from step 0"), notes
+    run("cem", 3, checkpoint=checkpoint, key={}, note=notes.append)  # a readable one: no note
+    assert len(notes) == 1
 
 
 def test_the_loop_counts_every_candidate_it_evaluates() -> None:

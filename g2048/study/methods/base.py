@@ -56,7 +56,7 @@ def resumable(objective: GameObjective, resume: Resume | None, progress: Log | N
         if progress is not None:
             progress(f"resumed from {resume.path} after {len(steps)} steps")
 
-    return {"checkpoint": resume.path, "key": resume.key, "resumed": resumed}
+    return {"checkpoint": resume.path, "key": resume.key, "resumed": resumed, "note": progress}
 
 
 def incumbents(history: pd.DataFrame) -> np.ndarray:

@@ -103,6 +103,7 @@ class TD(Method):
                 progress=progress,
                 resumed=resumed,
                 threads=job.threads,
+                note=log,  # an unreadable checkpoint, before training starts over
             )
         except TrainingError as exc:  # diverged, or a damaged checkpoint: one line says it
             raise ReportedError(str(exc)) from None
