@@ -368,7 +368,7 @@ def test_a_tuning_job_reports_an_unreadable_checkpoint_in_its_log(tmp_path: Path
     checkpoint = tmp_path / "run.npz"
     checkpoint.write_bytes(b"")
     lines: list[str] = []
-    tune("cem", settings, 3, 5, 1, lines.append, str(checkpoint))
+    tune("cem", settings, 3, 5, 1, lines.append, RULE, str(checkpoint))
     assert f"checkpoint {checkpoint} unreadable (empty): starting from step 0" in lines
 
 
