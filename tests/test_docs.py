@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from g2048.study.digests import docs_problems
 
@@ -81,3 +82,14 @@ def test_docs_tables_and_figures_are_the_run_the_digests_describe(
         "docs/tables/claims.md: listed in docs/digests/default.json, missing",
         "docs/tables/learned.md: not in the run docs/digests/default.json describes",
     ]
+
+
+def test_the_cost_of_the_seeds_full_rollout_hybrid_is_quoted_alike() -> None:
+    """The README's measured cost of source 004's hybrid with 100 full rollouts, and the note
+    of the default study's capped row (which the claims table prints), give one number."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    quoted = re.search(r"`hybrid-d4-r100` \(100 rollouts.*? about (\d+) s a move", readme)
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    (entry,) = [e for e in config["benchmark"]["entries"] if e["name"] == "hybrid-d4-r100"]
+    noted = re.search(r"full rollouts cost about (\d+) s a move", entry["note"])
+    assert quoted and noted and quoted[1] == noted[1]
