@@ -636,17 +636,21 @@ def test_cost_strength_draws_a_line_per_search_and_evaluator(width: float) -> No
         "cem8, expectimax fixed depth",
         "nneonneo, expectimax fixed depth",
         "ntuple, expectimax fixed depth",
-        "nneonneo, expectimax under a budget",
-        "ntuple, expectimax under a budget",
-        "nneonneo, Monte Carlo under a budget",
-        "nneonneo, hybrid under a budget",
-    }  # one best row (random, switching, adaptive depth, ovolve's hybrid): a point, no line
-    budget = lines["nneonneo, expectimax under a budget"]  # node and time budgets alike
-    np.testing.assert_array_equal(budget.get_xdata(), [0.02, 0.033, 0.2, 0.43, 3.6])
+        "nneonneo, expectimax node budget",
+        "nneonneo, expectimax time budget",
+        "ntuple, expectimax time budget",
+        "nneonneo, Monte Carlo time budget",
+        "nneonneo, hybrid time budget",
+    }  # one best row (random, switching, adaptive depth, ovolve's hybrid, the node-budgeted
+    # Monte Carlo and hybrid rows, ntuple's): a point, no line
+    nodes = lines["nneonneo, expectimax node budget"]  # node and time budgets apart
+    np.testing.assert_array_equal(nodes.get_xdata(), [0.02, 0.2])
+    timed = lines["nneonneo, expectimax time budget"]
+    np.testing.assert_array_equal(timed.get_xdata(), [0.033, 0.43, 3.6])
     fixed = lines["nneonneo, expectimax fixed depth"]
     assert list(fixed.get_ydata()) == sorted(fixed.get_ydata())  # the line's best, rising
-    mc = lines["nneonneo, Monte Carlo under a budget"]
-    np.testing.assert_array_equal(mc.get_xdata(), [0.12, 1.08, 2.1, 10.1])
+    mc = lines["nneonneo, Monte Carlo time budget"]
+    np.testing.assert_array_equal(mc.get_xdata(), [0.12, 1.08, 10.1])
     styles = {name: (line.get_color(), line.get_linestyle()) for name, line in lines.items()}
     ovolve = styles["ovolve, Monte Carlo fixed rollouts"][0]
     assert ovolve == styles["ovolve, expectimax fixed depth"][0]
@@ -654,23 +658,35 @@ def test_cost_strength_draws_a_line_per_search_and_evaluator(width: float) -> No
     assert len({color for color, _ in styles.values()}) == 5  # one colour per evaluator
 
 
-def test_cost_strength_fills_a_fixed_effort_opens_a_budget_and_halves_adaptive_depth() -> None:
+def test_cost_strength_tells_node_and_time_budgets_and_the_searches_apart() -> None:
+    """Filled for a fixed effort, open under a node budget, half filled (the lower half) under
+    a time budget and (the left) at adaptive depth; Monte Carlo and hybrid by markers of their
+    own, whatever their evaluator; the column figure's legend under a fifth of its height."""
     table, entries = benchmark_frame()
     ax = figures.cost_strength(table, entries).axes[0]
     faces = {}
     for line in ax.get_lines():
         if (line.get_gid() or "").startswith("series:"):
-            for x in line.get_xdata():
-                faces[float(x)] = (to_hex(line.get_markerfacecolor()), line.get_fillstyle())
+            for x, y in line.get_xydata():
+                faces[float(x), float(y)] = (
+                    to_hex(line.get_markerfacecolor()), line.get_fillstyle(), line.get_marker()
+                )  # fmt: skip
     for row, entry in zip(table.itertuples(), entries, strict=True):
-        face, fill = faces[row.ms_per_move]
+        face, fill, marker = faces[row.ms_per_move, row.score_mean]
         agent = entry["agent"]
-        if agent.get("budget_ms") or agent.get("budget_nodes"):
-            assert face == "#ffffff", row.name
+        if agent.get("budget_nodes"):
+            assert face == "#ffffff" and fill == "full", row.name
+        elif agent.get("budget_ms"):
+            assert fill == "bottom", row.name
         elif agent.get("depth") == "auto":
             assert fill == "left", row.name
         else:
             assert face != "#ffffff" and fill == "full", row.name
+        if agent["name"] in ("montecarlo", "hybrid"):
+            assert marker == {"montecarlo": "d", "hybrid": "*"}[agent["name"]], row.name
+    fig = figures.cost_strength(table, entries, width=figures.COLUMN)
+    render(fig)
+    assert fig.legends[0].get_window_extent().height < fig.bbox.height / 5
 
 
 def test_cost_strength_draws_the_published_results_as_labelled_levels() -> None:
@@ -724,10 +740,11 @@ def test_score_intervals_stop_at_the_axes() -> None:
 
 def test_line_of_reads_the_agent_settings_not_the_name() -> None:
     lines = {e["name"]: figures.line_of(e["agent"], e["evaluator"]) for e in benchmark_frame()[1]}
-    assert lines["expectimax-2k-nodes"] == lines["expectimax-1ms"]  # node or time
+    assert lines["expectimax-2k-nodes"] != lines["expectimax-1ms"]  # node or time: apart
+    assert (lines["expectimax-2k-nodes"].mode, lines["expectimax-1ms"].mode) == ("nodes", "time")
     assert lines["nneonneo-4"] == lines["nneonneo-0"]  # greedy is expectimax's 1 ply
     assert lines["greedy"] != lines["nneonneo-4"]  # another evaluator
-    assert lines["mc-100"].mode == "fixed" and lines["mc-2k-nodes"].mode == "budget"
+    assert lines["mc-100"].mode == "fixed" and lines["mc-2k-nodes"].mode == "nodes"
     assert lines["mc-100"] != lines["mc-1ms"]
     assert lines["nneonneo-auto"].mode == "adaptive"
     assert lines["tuned-1"].search == "switching"

@@ -30,19 +30,27 @@ from g2048.report.figures.style import (
 from g2048.report.published import PUBLISHED
 from g2048.report.tables import REACH
 
-FIXED, BUDGET, ADAPTIVE = "fixed", "budget", "adaptive"  # how a search's effort is set
+# how a search's effort is set
+FIXED, NODES, TIME, ADAPTIVE = "fixed", "nodes", "time", "adaptive"
 _SEARCH_NAMES = {"montecarlo": "Monte Carlo", "random": "random play"}
 _LINESTYLES = {"expectimax": "-", "montecarlo": "--", "hybrid": "-.", "switching": ":"}
+# Monte Carlo and hybrid have markers of their own (the evaluator's colour kept), so that their
+# points are told apart where no line joins them
+_SEARCH_MARKERS = {"montecarlo": "d", "hybrid": "*"}
 _FILLS: dict[str, dict[str, object]] = {
     FIXED: {},
-    BUDGET: {"markerfacecolor": "white"},
+    NODES: {"markerfacecolor": "white"},
+    TIME: {"fillstyle": "bottom", "markerfacecoloralt": "white"},
     ADAPTIVE: {"fillstyle": "left", "markerfacecoloralt": "white"},
 }
 _FILL_NAMES = {
-    FIXED: "filled: fixed depth or rollouts",
-    BUDGET: "open: time or node budget",
-    ADAPTIVE: "half: adaptive depth",
+    FIXED: "filled: fixed effort",
+    NODES: "open: node budget",
+    TIME: "half: time budget",
+    ADAPTIVE: "half (left): adaptive",
 }
+_EFFORTS = {FIXED: "fixed depth", NODES: "node budget", TIME: "time budget",
+            ADAPTIVE: "adaptive depth"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -58,20 +66,21 @@ class SearchLine:
 
     @property
     def label(self) -> str:
-        """E.g. 'nneonneo, expectimax under a budget', 'ovolve, Monte Carlo fixed rollouts'."""
+        """E.g. 'nneonneo, expectimax time budget', 'ovolve, Monte Carlo fixed rollouts'."""
         search = _SEARCH_NAMES.get(self.search, self.search)
         if not self.evaluator:
             return search
-        effort = {FIXED: "fixed depth", BUDGET: "under a budget", ADAPTIVE: "adaptive depth"}
         fixed = self.search == AGENTS[MONTECARLO] and self.mode == FIXED
-        return f"{self.evaluator}, {search} {'fixed rollouts' if fixed else effort[self.mode]}"
+        return f"{self.evaluator}, {search} {'fixed rollouts' if fixed else _EFFORTS[self.mode]}"
 
     @property
     def style(self) -> Style:
-        """Colour and marker of its evaluator (random play its own), its search's line style."""
+        """Colour of its evaluator (random play its own), marker of its evaluator or of its
+        search (Monte Carlo's, hybrid's), its search's line style."""
         k = EVALUATOR_NAMES.index(self.evaluator) if self.evaluator else len(EVALUATOR_NAMES)
         st = series_style(k)
-        return Style(st.color, st.marker, _LINESTYLES.get(self.search, "none"))
+        marker = _SEARCH_MARKERS.get(self.search, st.marker)
+        return Style(st.color, marker, _LINESTYLES.get(self.search, "none"))
 
 
 def line_of(agent: dict, evaluator: str) -> SearchLine:
@@ -80,7 +89,10 @@ def line_of(agent: dict, evaluator: str) -> SearchLine:
     if a.name == AGENTS[RANDOM]:
         return SearchLine(a.name, FIXED, "")
     search = AGENTS[EXPECTIMAX] if a.name == AGENTS[GREEDY] else a.name
-    mode = BUDGET if a.budgeted else ADAPTIVE if a.searches and a.depth == AUTO else FIXED
+    if a.budgeted:
+        mode = TIME if a.budget_ms else NODES
+    else:
+        mode = ADAPTIVE if a.searches and a.depth == AUTO else FIXED
     return SearchLine(search, mode, evaluator)
 
 
@@ -113,13 +125,16 @@ def _legend(lines: list[SearchLine]) -> list[Line2D]:
     handles = []
     ordered = sorted(lines, key=lambda line: not line.evaluator)  # random play last
     for line in {line.evaluator or line.search: line for line in ordered}.values():
-        st = line.style
+        st = series_style(EVALUATOR_NAMES.index(line.evaluator)) if line.evaluator else line.style
         name = line.label if not line.evaluator else line.evaluator
         handles.append(marker_handle(name, marker=st.marker, color=st.color, markersize=4))
     for search in dict.fromkeys(line.search for line in lines if line.search in _LINESTYLES):
         name = _SEARCH_NAMES.get(search, search)  # greedy, expectimax's 1 ply, among them
-        style = _LINESTYLES[search]
-        handles.append(Line2D([], [], color="black", linestyle=style, label=name, lw=1.0))
+        style, marker = _LINESTYLES[search], _SEARCH_MARKERS.get(search, "")
+        handles.append(
+            Line2D([], [], color="black", linestyle=style, marker=marker or None,
+                   markersize=5, markevery=[1], label=name, lw=1.0)
+        )  # fmt: skip
     for mode in dict.fromkeys(line.mode for line in lines if line.evaluator):
         handles.append(
             marker_handle(
@@ -184,7 +199,7 @@ def cost_strength(
     ax.set_ylabel("mean score (95% interval, log scale)")
     ax.grid(which="major", linewidth=0.4, color="0.88")
     ax.set_axisbelow(True)
-    legend_above(fig, _legend(lines), ncols=2 if column else 4)
+    legend_above(fig, _legend(lines), ncols=3 if column else 4)
     label_levels(ax, [p.score for p in PUBLISHED], [p.label for p in PUBLISHED], GREY)
     if not column:
         parallel = [str(v).lower() == "true" for v in table.get("parallel", [False] * len(ms))]
