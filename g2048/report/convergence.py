@@ -21,7 +21,8 @@ IMPROVING, FLATTENED, UNDECIDED = "still improving", "flattened", "one point: un
 def progress_curves(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """One row per run and point: the training games played up to it, the seeds, the mean over
     the seeds of their held-out means and its standard error: over the seeds (seeds as
-    replicates) with two or more, else the one seed's over its games."""
+    replicates) with two or more, else the one seed's over its games; and the untuned weights'
+    mean on the same games (`baseline`, NaN where the frames have none)."""
     rows = []
     points = pd.concat(frames, ignore_index=True)
     for (run, step), seeds in points.groupby(["run", "step"], sort=False):
@@ -39,6 +40,7 @@ def progress_curves(frames: list[pd.DataFrame]) -> pd.DataFrame:
                 "seeds": n,
                 "mean": float(seeds["mean"].mean()),
                 "se": float(se),
+                "baseline": float(first.get("baseline", np.nan)),
             }
         )
     return pd.DataFrame(rows)

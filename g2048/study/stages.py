@@ -92,8 +92,9 @@ def held_out_progress(
     and move cap, valued by the study's `metric` (whatever the run maximises). One row per
     point: the step, the training games played up to it (`training_games`, the
     budget count), the mean over the games with its standard error, the gain on the previous
-    point with its paired standard error (the games are common: NaN at the first point), and
-    the incumbent's weights."""
+    point with its paired standard error (the games are common: NaN at the first point), the
+    untuned weights' mean on the same games (`baseline`: the evaluator's default weights,
+    played alike), and the incumbent's weights."""
     method = get_method(settings["method"])
     history = read_history(history_path, method.name)
     if len(history) != method.steps(settings):
@@ -109,9 +110,11 @@ def held_out_progress(
     objective = method.run_objective(run, settings, seed, study_seed, threads)
     start = time.perf_counter()
     log(f"{run} seed {seed}: steps {steps}, {games} progress games each, by {measure}")
-    frames = objective.play(W[steps], progress_seeds(study_seed, games))
-    log(f"played {len(steps) * games} games in {time.perf_counter() - start:.1f} s")
-    values = np.array([game_values(frame, measure) for frame in frames])  # (points, games)
+    untuned = objective.evaluator.default_weights[None, :]
+    frames = objective.play(np.vstack([W[steps], untuned]), progress_seeds(study_seed, games))
+    log(f"played {(len(steps) + 1) * games} games in {time.perf_counter() - start:.1f} s")
+    values = np.array([game_values(frame, measure) for frame in frames])  # (points + 1, games)
+    values, baseline = values[:-1], float(values[-1].mean())
     gains = np.diff(values, axis=0)
     root = np.sqrt(games)
     nothing = np.full(1, np.nan)
@@ -131,6 +134,7 @@ def held_out_progress(
             "se": values.std(axis=1, ddof=1) / root,
             "gain": np.concatenate([nothing, gains.mean(axis=1)]),
             "gain_se": np.concatenate([nothing, gains.std(axis=1, ddof=1) / root]),
+            "baseline": baseline,
         }
     )
     return table.assign(**{f"incumbent_{k}": W[steps, k] for k in range(W.shape[1])})

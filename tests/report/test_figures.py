@@ -200,13 +200,13 @@ def progress_frame(groups: dict[tuple[str, str], list[str]], seeds: int = 5) -> 
             for step, (g, m) in enumerate(zip(games, mean, strict=True)):
                 row = {"run": run, "method": "cem", "evaluator": evaluator, "measure": measure}
                 rows.append(row | {"step": step, "training_games": g, "seeds": seeds, "mean": m})
-                rows[-1]["se"] = 0.02 * scale
+                rows[-1] |= {"se": 0.02 * scale, "baseline": 0.75 * scale}
     return pd.DataFrame(rows)
 
 
 DEFAULT_GROUPS = {
     ("nsga4", "score"): ["nsga2", "nsga4-random"],
-    ("cem8", "log2_max_tile"): ["cem", "cem-noisy", "cmaes", "random-search"],
+    ("cem8", "score"): ["cem", "cem-noisy", "cmaes", "random-search"],
     ("nneonneo", "score"): ["nneonneo-nsga2", "nneonneo-cem", "nneonneo-cmaes", "nneonneo-random"],
 }
 
@@ -816,13 +816,16 @@ def test_tuner_progress_has_a_panel_per_group_and_names_every_run_at_its_end() -
         "cem-noisy",
         "cmaes \u2191",
         "random-search",
+        "untuned",
     ]
     (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "series:cmaes"]
     rows = curves[curves.run == "cmaes"]
     np.testing.assert_array_equal(line.get_xdata(), rows.training_games)
     np.testing.assert_array_equal(line.get_ydata(), rows["mean"])
+    untuned = [ln for ln in ax.get_lines() if ln.get_gid() == "untuned"]
+    assert [ln.get_ydata()[0] for ln in untuned] == [rows.baseline.iloc[0]]  # the level
     assert ax.get_xlabel() == "training games played"
-    assert ax.get_ylabel() == "mean log2 max tile, held-out"
+    assert ax.get_ylabel() == "mean score, held-out"  # the study's metric in every panel
     assert panels["nsga4 weights (5 seeds)"].get_ylabel() == "mean score, held-out"
     assert not fig.legends and not any(a.get_legend() for a in fig.axes)
     one = figures.tuner_progress(progress_frame({("cem8", "log2_max_tile"): ["cem"]}))
@@ -885,7 +888,10 @@ def test_save_writes_print_sized_png_and_pdf(tmp_path: Path) -> None:
         ("benchmark_reach", ("95%", "Wilson", "games", "0")),
         ("validation_scores", ("quartiles", "median", "mean", "1.5", "Wilson", "games")),
         ("depth_transfer", ("95%", "interval", "panel", "end")),
-        ("tuner_progress", ("mean", "band", "standard error", "seeds", "arrow", "held-out")),
+        (
+            "tuner_progress",
+            ("mean", "band", "standard error", "seeds", "arrow", "held-out", "untuned"),
+        ),
         ("hypervolume", ("mean", "band", "range", "largest", "objective space")),
         ("td_learning", ("seed",)),
         ("pareto_fronts", ("star", "seed")),

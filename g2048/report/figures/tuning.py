@@ -18,6 +18,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from g2048.report.figures.labels import label_line_ends
 from g2048.report.figures.style import (
     COLUMN,
+    GREY,
     LINESTYLES,
     MARKERS,
     MAX_SERIES,
@@ -115,13 +116,17 @@ def fitness_label(fitness: str) -> str:
     return objective_label(fitness)
 
 
+UNTUNED = (0, (6, 2, 1, 2, 1, 2))  # dash-dot-dot: no series' line style (style.LINESTYLES)
+
+
 def tuner_progress(curves: pd.DataFrame, improving: frozenset[str] = frozenset()) -> Figure:
     """Every weight-tuning run's incumbent on held-out games against the training games it had
     played (`convergence.progress_curves`: one row per run and point), one panel per group of
     runs judged alike (evaluator and measure), at most 8 runs a panel: the mean over seeds as a
     line with a marker per point, plus or minus its standard error as a band; each run named at
     its line's end, followed by an up arrow when it was still improving at its last step
-    (`improving`)."""
+    (`improving`); the untuned weights' value on the same games (`baseline`) as a grey
+    dash-dot-dot level (no series' style), named "untuned" at its end."""
     runs = dict.fromkeys(curves["run"])
     first = curves.groupby("run", sort=False).first()
     panels = panels_by({run: (first.evaluator[run], first.measure[run]) for run in runs})
@@ -139,6 +144,15 @@ def tuner_progress(curves: pd.DataFrame, improving: frozenset[str] = frozenset()
             points.append((float(x.iloc[-1]), float(mean.iloc[-1])))
             colors.append(st.color)
         names = [f"{run} \u2191" if run in improving else run for run in members]
+        baseline = curves.loc[curves["run"] == members[0], "baseline"]
+        if len(baseline) and np.isfinite(baseline.iloc[0]):
+            level = float(baseline.iloc[0])
+            end = float(curves.loc[curves["run"].isin(members), "training_games"].max())
+            (untuned,) = ax.plot(
+                [0, end], [level, level], color=GREY, linestyle=UNTUNED, lw=1.0, zorder=1
+            )  # up to the runs' end, where its name stands
+            untuned.set_gid("untuned")
+            points, names, colors = [*points, (end, level)], [*names, "untuned"], [*colors, GREY]
         ends.append((ax, points, names, colors))
         seeds = int(curves.loc[curves["run"].isin(members), "seeds"].max())
         ax.set_title(f"{evaluator} weights ({seeds} seeds)")
