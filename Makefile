@@ -72,7 +72,7 @@ layers: $(BIN)/activate
 DOC_TABLES := benchmark validation tuning methods method_pairs comparisons transfer \
 	transfer_leaders claims progress
 DOC_FIGURES := cost_strength cost_strength_column benchmark_reach pareto_fronts \
-	validation_scores hypervolume tuner_progress depth_transfer td_learning
+	tuning_differences hypervolume tuner_progress depth_transfer td_learning
 docs:
 	rm -rf docs/tables docs/figures
 	mkdir -p docs/tables docs/figures

@@ -64,6 +64,7 @@ OUTPUTS = (
     _figure("pareto_fronts", "figure_tuning", TUNING),
     _figure("hypervolume", "figure_tuning", TUNING),
     _figure("tuner_progress", "figure_tuning", TUNING),
+    _figure("tuning_differences", "table_methods", TUNING),
     _figure("validation_scores", "figure_results", TUNING),
     _figure("depth_transfer", "table_transfer", TUNING, transfer=True),
     _figure("td_learning", "figure_tuning", LEARNED),

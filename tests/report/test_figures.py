@@ -28,6 +28,7 @@ from g2048.report import figures
 from g2048.report.figures.labels import spread
 from g2048.report.figures.style import GREY
 from g2048.report.published import PUBLISHED
+from g2048.report.replicates import FAMILY_CONTROL
 from g2048.report.tables import REACH
 from g2048.study.config import validate_config
 from g2048.study.naming import OBJECTIVES
@@ -209,6 +210,52 @@ DEFAULT_GROUPS = {
     ("cem8", "score"): ["cem", "cem-noisy", "cmaes", "random-search"],
     ("nneonneo", "score"): ["nneonneo-nsga2", "nneonneo-cem", "nneonneo-cmaes", "nneonneo-random"],
 }
+
+
+def tuning_tables() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Methods and method pairs tables shaped like the default study's: 11 runs of three
+    evaluators, their controls, the tuners' pairs with their families."""
+    rng = np.random.default_rng(5)
+    runs = {
+        "nsga4": ["nsga2", "nsga4-random"],
+        "cem8": ["cem", "cem-noisy", "cmaes", "random-search"],
+        "nneonneo": ["nneonneo-nsga2", "nneonneo-cem", "nneonneo-cmaes", "nneonneo-random"],
+    }
+    base = {"nsga4": "equal-nsga4", "cem8": "cem-prior", "nneonneo": "nneonneo"}  # fmt: skip
+    methods, pairs = [], []
+    for evaluator, names in runs.items():
+        for name in names:
+            d = float(rng.normal(2000, 3000))
+            methods.append(
+                {
+                    "run": name,
+                    "evaluator": evaluator,
+                    "baseline": base[evaluator],
+                    "diff_vs_baseline": d,
+                    "diff_low": d - 2500,
+                    "diff_high": d + 2500,
+                    "holm_pvalue": 0.01 if abs(d) > 2500 else 0.4,
+                    "mdd": 3500.0,
+                    "control": name.endswith("random") or name == "random-search",
+                }
+            )
+        control = names[-1]
+        for name in names[:-1]:
+            d = float(rng.normal(0, 3000))
+            pairs.append(
+                {
+                    "family": FAMILY_CONTROL,
+                    "evaluator": evaluator,
+                    "run": name,
+                    "versus": control,
+                    "diff": d,
+                    "diff_low": d - 4000,
+                    "diff_high": d + 4000,
+                    "holm_pvalue": 0.6,
+                    "mdd": 5500.0,
+                }
+            )
+    return pd.DataFrame(methods), pd.DataFrame(pairs)
 
 
 def hv_history(n: int, scale: float) -> pd.DataFrame:
@@ -510,6 +557,7 @@ BUILDERS: dict[str, Callable[[], plt.Figure]] = {
         *benchmark_frame(), width=figures.COLUMN
     ),
     "benchmark_reach": lambda: figures.benchmark_reach(study_benchmark()[0]),
+    "tuning_differences": lambda: figures.tuning_differences(*tuning_tables()),
     "validation_scores": lambda: figures.validation_scores(*study_validation()),
     "validation_scores_shaped": lambda: figures.validation_scores(
         *validation_frames(
@@ -798,6 +846,24 @@ def test_hypervolume_is_relative_to_each_runs_best_front_one_run_a_panel() -> No
 def test_hypervolume_hides_the_panel_an_odd_number_of_runs_leaves_empty() -> None:
     fig = figures.hypervolume({f"run{k}": [hv_history(5, 1e9)] for k in range(3)})
     assert [ax.get_visible() for ax in fig.axes] == [True, True, True, False]
+
+
+def test_tuning_differences_draw_each_tested_difference_with_its_interval() -> None:
+    """A row per tested comparison: the primary family's pairs at the left (tuner - control),
+    every run against its hand baseline at the right; filled where Holm p < 0.05."""
+    methods, pairs = tuning_tables()
+    fig = figures.tuning_differences(methods, pairs)
+    left, right = fig.axes[:2]  # the primary family above, the second below
+    assert left.get_title().endswith("(primary family)")
+    labels = [t.get_text() for t in left.get_yticklabels()]
+    assert labels == [f"{r.run} - {r.versus}" for r in pairs.itertuples()]
+    assert len(right.get_yticklabels()) == len(methods)
+    faces = [
+        to_hex(line.get_markerfacecolor()) for line in right.get_lines() if line.get_marker() == "o"
+    ]
+    found = methods.holm_pvalue < 0.05
+    assert [face == "#ffffff" for face in faces] == list(~found)
+    assert print_problems(fig) == []
 
 
 def test_tuner_progress_has_a_panel_per_group_and_names_every_run_at_its_end() -> None:

@@ -1,5 +1,6 @@
 """Snakemake adapter: the tuning methods compared with their seeds as replicates."""
 
+from g2048.report import figures
 from g2048.report.replicates import TunedRun, method_pairs, method_table
 from g2048.report.tables import holm_note, write_table
 from g2048.study.hashes import job_log
@@ -31,3 +32,4 @@ note = holm_note(
     by="family",
 )
 write_table(pairs, sm.output.method_pairs_csv, footer=f"{note}\n{made_by}")
+figures.save(figures.tuning_differences(methods, pairs), sm.output.tuning_differences_png)

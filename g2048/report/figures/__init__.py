@@ -27,6 +27,7 @@ from g2048.report.figures.tuning import (
     td_learning,
     td_recipes,
     tuner_progress,
+    tuning_differences,
 )
 from g2048.report.figures.validation import depth_transfer, transfer_groups, validation_scores
 
@@ -53,5 +54,6 @@ __all__ = [
     "td_recipes",
     "transfer_groups",
     "tuner_progress",
+    "tuning_differences",
     "validation_scores",
 ]

@@ -1,7 +1,8 @@
 """The tuning runs' figures: NSGA-II's Pareto fronts (`pareto_fronts`) and hypervolume
 (`hypervolume`), every weight-tuning run's progress on held-out games (`tuner_progress`), TD
 learning curves (`td_learning`), TD recipes side by side with another program
-(`td_recipes`) and one recipe's long curves with their gaps (`td_agreement`)."""
+(`td_recipes`), one recipe's long curves with their gaps (`td_agreement`), and the tuning
+comparisons the findings test (`tuning_differences`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from g2048.report.figures.labels import label_line_ends
@@ -34,6 +36,8 @@ from g2048.report.figures.style import (
     tag_series,
     thousands,
 )
+from g2048.report.replicates import FAMILY_CONTROL
+from g2048.report.stats import ALPHA
 from g2048.study.naming import OBJECTIVES, objective_label
 
 
@@ -286,3 +290,64 @@ def recipe_panels(recipes: list[str], per_panel: int) -> list[list[str]]:
     panels = ceil(len(rest) / (per_panel - 1))
     size = ceil(len(rest) / panels)
     return [[first, *rest[i : i + size]] for i in range(0, len(rest), size)]
+
+
+def _forest(ax: Axes, rows: pd.DataFrame, labels: list[str], colors: list[str]) -> None:
+    """One panel of tested differences, a row each from the top: the difference as a marker
+    (filled where its Holm p < ALPHA, open otherwise) with its Holm-level interval, a grey
+    band of +- its smallest detectable difference, and 0 as a line."""
+    y = np.arange(len(rows))[::-1]
+    for yi, (_, r), color in zip(y, rows.iterrows(), colors, strict=True):
+        ax.fill_betweenx([yi - 0.3, yi + 0.3], -r.mdd, r.mdd, color="0.9", lw=0, zorder=0)
+        found = bool(r.holm_pvalue < ALPHA)
+        ax.errorbar(
+            r["diff"], yi, xerr=[[r["diff"] - r.diff_low], [r.diff_high - r["diff"]]],
+            fmt="o", color=color, markerfacecolor=color if found else "white", markersize=4,
+            elinewidth=0.9, capsize=2, zorder=3,
+        )  # fmt: skip
+    ax.axvline(0, color=GREY, lw=0.8, zorder=1)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:+,.0f}" if v else "0"))
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+    ax.grid(axis="x", linewidth=0.4, color="0.88")
+
+
+def tuning_differences(methods: pd.DataFrame, pairs: pd.DataFrame) -> Figure:
+    """The tuning comparisons the findings test, each in the game its runs were tuned in (the
+    test stage's games): left, each tuner against its evaluator's random-search control (the
+    method pairs table's family against the control, tuner - control); right, each run
+    against its evaluator's hand baseline (the methods table, run - baseline). Each
+    difference of mean scores over seeds with its Holm-level interval, filled where Holm p <
+    ALPHA, beside a grey band of +- the difference its test finds with 80% power; a colour
+    per evaluator; the two families one above the other, their names at one margin."""
+    control = pairs[pairs.family == FAMILY_CONTROL] if "family" in pairs else pairs.iloc[:0]
+    based = methods[methods["baseline"].apply(lambda b: isinstance(b, str))]
+    evaluators = list(dict.fromkeys([*control.evaluator, *based.evaluator]))
+    color = {e: series_style(k).color for k, e in enumerate(evaluators)}
+    sizes = [max(len(control), 1), max(len(based), 1)]
+    fig = new_figure(PAGE, 1.9 + 0.2 * sum(sizes))
+    top, bottom = fig.subplots(2, 1, sharex=False, gridspec_kw={"height_ratios": sizes})
+    panels = (
+        (top, control, [f"{r.run} - {r.versus}" for r in control.itertuples()],
+         "each tuner - the random-search control of its evaluator (primary family)"),
+        (bottom, based.rename(columns={"diff_vs_baseline": "diff"}),
+         [f"{r.run} - {r.baseline}" for r in based.itertuples()],
+         "each run - the hand baseline of its evaluator (second family)"),
+    )  # fmt: skip
+    for ax, rows, labels, title in panels:
+        if rows.empty:
+            ax.set_visible(False)
+            continue
+        _forest(ax, rows, labels, [color[e] for e in rows.evaluator])
+        ax.set_title(title)
+        ax.set_xlabel("difference of mean scores over seeds")
+    handles = [marker_handle(e, marker="o", color=color[e], markersize=4) for e in evaluators]
+    handles += [
+        marker_handle(f"filled: Holm p < {ALPHA:g}", marker="o", color="black", markersize=4),
+        marker_handle("open: no clear difference", marker="o", color="black",
+                      markerfacecolor="white", markersize=4),
+        Patch(color="0.9", label="+- the difference found with 80% power"),
+    ]  # fmt: skip
+    legend_above(fig, handles, ncols=min(len(handles), 4))
+    return fig
