@@ -45,7 +45,7 @@ def test_the_train_flags_are_tdconfigs_settings() -> None:
         assert action.choices == spec.get("enum")
         if "default" in spec and spec.get("type") != "boolean":
             assert f"Default {spec['default']}." in action.help
-    run_options = {"help", "recipe", "seed", "study_seed", "threads", "out", "curve"}
+    run_options = {"help", "recipe", "seed", "study_seed", "threads", "out", "force", "curve"}
     assert set(flags) == set(SCHEMA["properties"]) | run_options
 
 
