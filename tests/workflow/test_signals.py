@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,15 +19,17 @@ from g2048.study.digests import verify
 pytestmark = pytest.mark.slow  # snakemake runs of the smoke study
 
 COMMAND = [SNAKEMAKE, "--configfile", "config/smoke.yaml"]
+# The same through the wrapper that `make run` uses, which stops quietly from its first instant
+WRAPPED = [sys.executable, "-m", "g2048.study.run", "--configfile", "config/smoke.yaml"]
 # What no stop may print, Snakemake's reports of the jobs it stopped included
 NOISE = re.compile(r"Traceback|KeyboardInterrupt|Exception|Error in rule|CalledProcessError")
 
 
-def start(where: Path, cores: int) -> subprocess.Popen:
+def start(where: Path, cores: int, command: list[str] = COMMAND) -> subprocess.Popen:
     """The smoke study's run in its own process group, as a terminal starts a command (SIGINT
     not ignored, as it is in a shell's background job)."""
     return subprocess.Popen(
-        [*COMMAND, "--cores", str(cores)],
+        [*command, "--cores", str(cores)],
         cwd=where,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -46,6 +49,14 @@ def stop(run: subprocess.Popen, sig: int, group: bool = True) -> tuple[float, st
         assert time.monotonic() - t0 < 60, "a job outlived its run"
         time.sleep(0.05)
     return time.monotonic() - t0, output
+
+
+def catches(pid: int, sig: int) -> bool:
+    """Whether process `pid` has a handler of `sig` installed (Linux: /proc): of SIGTERM,
+    the wrapper's (installed after its SIGINT one; Python's own catches SIGINT from the start)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = int(re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.M)[1], 16)
+    return bool(mask >> (sig - 1) & 1)
 
 
 def job_logs(where: Path) -> str:
@@ -85,6 +96,27 @@ def test_a_signal_stops_the_run_at_once_wherever_it_lands(
         assert f"interrupted ({name}, " in output, output[-3000:]
         assert not NOISE.search(output), (delay, output[-3000:])
         assert not NOISE.search(job_logs(where)), delay
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_the_wrapper_stops_quietly_from_the_start_and_unlocked(tmp_path: Path, sig: int) -> None:
+    """`python -m g2048.study.run` (make run's snakemake) stopped from its first instruction
+    on (before it, Python's own start-up of some 30 ms), while Snakemake starts (its imports,
+    the Snakefile's, the check of the results, the DAG, the lock) or runs its first job: one
+    line, exit status 128 + the signal, and the directory unlocked (plain snakemake printed a
+    traceback on Ctrl-C there, and SIGTERM could leave it locked after the DAG)."""
+    where = workdir(tmp_path / "run")
+    name = signal.Signals(sig).name
+    for delay in (0.0, 0.1, 0.3, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0):
+        run = start(where, 1, WRAPPED)
+        wait_for(lambda run=run: catches(run.pid, signal.SIGTERM))  # its first instruction
+        time.sleep(delay)
+        seconds, output = stop(run, sig)
+        print(f"{name} {delay} s after the start: stopped in {seconds:.2f} s")
+        assert seconds < 10 and run.returncode == 128 + sig, (delay, output[-3000:])
+        assert f"interrupted ({name}, " in output, output[-3000:]
+        assert not NOISE.search(output), (delay, output[-3000:])
+        assert not list((where / ".snakemake" / "locks").glob("*")), delay
 
 
 def test_sigterm_stops_a_run_and_the_same_command_resumes_it_to_the_same_results(

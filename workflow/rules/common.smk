@@ -44,9 +44,7 @@ shell.prefix("set -euo pipefail; trap '' INT; exec ")
 
 
 onstart:
-    stop_run_on_signals(
-        lambda: [p.pid for p in list(shell._processes.values())], logger
-    )
+    stop_run_on_signals(logger)
 
 
 # What runs is what the Snakefile checked (its file, defaults filled in): a --config override
