@@ -26,14 +26,16 @@ lock:
 
 venv: $(BIN)/activate
 
+# Snakemake through g2048.study.run, which Ctrl-C or SIGTERM (kill, timeout, a time limit) stops
+# at any instant in one line, the directory unlocked: the same command resumes the run.
 run: $(BIN)/activate
 	$(BIN)/python -m g2048 check-config $(CONFIG)
-	$(BIN)/snakemake --cores $(CORES) --configfile $(CONFIG)
+	$(BIN)/python -m g2048.study.run --cores $(CORES) --configfile $(CONFIG)
 
 # Rerun the default study, or only TARGETS (files or rules, e.g. TARGETS=results/benchmark/greedy.csv),
 # and compare its result files with the digests of the run that docs/ shows.
 verify: $(BIN)/activate
-	$(BIN)/snakemake --cores $(CORES) $(TARGETS)
+	$(BIN)/python -m g2048.study.run --cores $(CORES) $(TARGETS)
 	$(BIN)/python -m g2048 verify docs/digests/default.json $(if $(TARGETS),--partial)
 
 test: $(BIN)/activate

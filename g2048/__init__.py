@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -46,9 +47,11 @@ def _set_numba_cache_dir() -> None:
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     digest = source_digest(numba_only=True)
     os.environ["NUMBA_CACHE_DIR"] = str(base / "g2048" / "numba" / digest)
-    import numba.core.config
-
-    numba.core.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+    # numba reads the variable when it is imported; if it already was, its config is set too
+    # (not imported here: `import g2048` stays quick, for a handler installed before it)
+    config = sys.modules.get("numba.core.config")
+    if config is not None:
+        config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
 _set_numba_cache_dir()

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -53,7 +53,7 @@ from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
-from g2048.study.hashes import check_recorded
+from g2048.study.hashes import check_recorded, file_sha256
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import (
@@ -157,6 +157,36 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 Command = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (its subcommands' too), whose errors are one line, not argparse's
+    usage block of up to 15 lines and then the line: a usage error (the command line's, while
+    it is parsed) ends with a pointer to --help; a command's own error about a value or a file
+    is that line alone."""
+
+    _parsing = 0  # parse_args and parse_known_args calls under way
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> tuple[argparse.Namespace, list]:
+        """argparse's, with its errors told apart as usage errors."""
+        self._parsing += 1
+        try:
+            return super().parse_known_args(*args, **kwargs)
+        finally:
+            self._parsing -= 1
+
+    def parse_args(self, *args: Any, **kwargs: Any) -> argparse.Namespace:
+        """argparse's (whose unknown-arguments error comes after parse_known_args)."""
+        self._parsing += 1
+        try:
+            return super().parse_args(*args, **kwargs)
+        finally:
+            self._parsing -= 1
+
+    def error(self, message: str) -> NoReturn:
+        """Print `message` in one line to stderr and exit 2."""
+        pointer = f" (see {self.prog} --help)" if self._parsing else ""
+        self.exit(2, f"{self.prog}: error: {message}{pointer}\n")
 
 
 def _exits_2_on(*errors: type[Exception]) -> Callable[[Command], Command]:
@@ -616,9 +646,6 @@ def _check_out(args: argparse.Namespace) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
-    for out in (args.out, args.curve):
-        if out is not None and (problem := _writable(out)):
-            args.parser.error(f"{out}: {problem}")
     given = {k: v for k, v in vars(args).items() if k in _TD_SCHEMA["properties"]}
     for key, value in given.items():  # in check-config's words
         if problem := value_problem(_TD_SCHEMA["properties"][key], value):
@@ -630,6 +657,9 @@ def _train(args: argparse.Namespace) -> int:
         settings = settings_mapping(RECIPES[args.recipe].config(given))
     except SettingError as exc:
         args.parser.error(f"argument --{exc.key.replace('_', '-')}: {exc}")
+    _check_out(args)  # a killed run wrote no --out yet: its checkpoint resumes without --force
+    if args.curve is not None and (problem := _writable(args.curve)):
+        args.parser.error(f"{args.curve}: {problem}")
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
         data, curve, network = stages.train(
@@ -650,8 +680,9 @@ def _train(args: argparse.Namespace) -> int:
     checkpoint.unlink(missing_ok=True)
     last = curve.iloc[-1]
     print(
-        f"wrote {args.out} (sha256 {data['network_sha256'][:16]}): over the last block, "
-        f"mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
+        f"wrote {args.out} (the file's SHA-256 {file_sha256(args.out)[:16]}..., its weight "
+        f"array's {data['network_sha256'][:16]}..., which a study records): over the last "
+        f"block, mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
     )
     if settings["from"]:
         print(f"trained on from {settings['from']} (sha256 {settings['from_sha256']})")
@@ -875,17 +906,23 @@ def _out_options(parser: argparse.ArgumentParser, text: str, required: bool = Tr
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `python -m g2048`."""
-    parser = argparse.ArgumentParser(prog="g2048", description=__doc__)
+    parser = _Parser(prog="g2048", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {g2048.__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    bench = _command(commands, _bench, "bench", help="measure engine speed")
+    bench = _command(
+        commands,
+        _bench,
+        "bench",
+        help="measure the speed of the engine, the searches and TD training",
+        description="Random playouts (the engine), then, unless --engine-only, expectimax's "
+        "speed by depth, its budgets, node costs, iterative deepening, parallel search and "
+        "Star1 against plain search, and TD training rates.",
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument(
         "--seconds", type=_positive_float, default=1.0, help="time per figure (default 1)"
     )
-    bench.add_argument(
-        "--engine-only", action="store_true", help="skip the expectimax search figures"
-    )
+    bench.add_argument("--engine-only", action="store_true", help="the engine's figures alone")
     profile = _command(
         commands,
         _profile,
@@ -1014,14 +1051,17 @@ def build_parser() -> argparse.ArgumentParser:
         commands,
         _train,
         "train",
-        help="train an n-tuple network by TD(0) self-play",
+        help="train an n-tuple network by self-play: TD(0), TD(lambda), optimistic TD, TC, "
+        "multistage (--recipe)",
         description="The pipeline's td tuning run outside the pipeline: the same games (seeded "
         "from --study-seed and the run's name td-s<seed>), the same network for the same "
         "settings. The state is saved to OUT.ckpt every --checkpoint-every games; after a kill "
-        "the same command resumes from it. --from FILE goes on from a network file's weights "
-        "(TDL2048+'s -i; checked as play reads a network), its network and stages taken from "
-        "the file unless given (then they must be the file's) and its SHA-256 printed and "
-        "kept in the run's settings; --patterns trains tuples of their own.",
+        "or Ctrl-C the same command resumes from it. --from FILE goes on from a network "
+        "file's weights (TDL2048+'s -i; checked as play reads a network), its network and "
+        "stages taken from the file unless given (then they must be the file's) and its "
+        "SHA-256 printed and kept in the run's settings; --patterns trains tuples of their "
+        "own. At the end it prints the SHA-256 of the file written and that of its weight "
+        "array (what a study records of a network).",
     )
     train.add_argument(
         "--recipe",
@@ -1048,7 +1088,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="threads that play a round's games (with --batch > 1) or every game (with "
         "--lock-free); default 1",
     )
-    train.add_argument("--out", type=Path, required=True, help="the network file (.npz)")
+    _out_options(
+        train, "the network file (.npz); not under results/, and an existing one only with --force"
+    )
     train.add_argument("--curve", type=Path, help="write the learning curve here (CSV)")
     importer = _command(
         commands,

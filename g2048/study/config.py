@@ -3,6 +3,7 @@ key, and the lists of jobs and weight sets that the Snakemake rules are made of.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,6 +58,25 @@ def _key(path: Iterator[Any]) -> str:
     return out or "(top level)"
 
 
+# What a number of the schema that is NaN or infinite is told (YAML reads .nan and .inf as
+# floats, which JSON Schema's `number` takes, and NaN passes every bound).
+NOT_FINITE = "is not a finite number (NaN and infinity are refused)"
+
+
+def _finite_type(validator, types, instance, schema):  # noqa: ANN001, ANN202
+    """JSON Schema's `type`, with NaN and infinity no numbers (nor integers)."""
+    numeric = {"number", "integer"} & set([types] if isinstance(types, str) else types)
+    if numeric and isinstance(instance, float) and not math.isfinite(instance):
+        yield jsonschema.ValidationError(f"{instance} {NOT_FINITE}")
+    else:
+        yield from _TYPE(validator, types, instance, schema)
+
+
+_TYPE = jsonschema.Draft202012Validator.VALIDATORS["type"]
+# The validator of every config value and of the CLI options that are config keys.
+_VALIDATOR = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"type": _finite_type})
+
+
 def _with_defaults(validator_class: type) -> type:
     """A validator that also fills in each property's schema default (jsonschema's recipe)."""
     validate_properties = validator_class.VALIDATORS["properties"]
@@ -69,6 +89,30 @@ def _with_defaults(validator_class: type) -> type:
         yield from validate_properties(validator, properties, instance, schema)
 
     return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _errors(validator: jsonschema.protocols.Validator, value: object) -> list:
+    """The errors of `value`, a non-finite number's one alone (not also its bounds')."""
+    errors = [_reported(e) for e in validator.iter_errors(value)]
+    return [
+        e
+        for e in errors
+        if e.message.endswith(NOT_FINITE)
+        or not (isinstance(e.instance, float) and not math.isfinite(e.instance))
+    ]
+
+
+def _reported(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """The error to report: a non-finite number's own, where one alternative of a oneOf or
+    anyOf refused it (rather than that no alternative took the value)."""
+    for sub in error.context or ():
+        if sub.message.endswith(NOT_FINITE):
+            return sub
+        if sub.context:
+            deeper = _reported(sub)
+            if deeper is not sub:
+                return deeper
+    return error
 
 
 def load_schema(path: Path = SCHEMA) -> dict:
@@ -123,8 +167,8 @@ def validate_config(config: dict, schema: dict | None = None) -> dict:
     """Check a study configuration (in place, filling defaults); ConfigError names the key."""
     check_plain(config)
     schema = load_schema() if schema is None else schema
-    validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
-    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
+    validator = _with_defaults(_VALIDATOR)(schema)
+    errors = sorted(_errors(validator, config), key=lambda e: list(e.absolute_path))
     if errors:
         lines = [f"config key {_key(e.absolute_path)}: {e.message}" for e in errors]
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(lines))
@@ -136,9 +180,7 @@ def value_problem(schema: dict, value: object) -> str | None:
     """What check-config says of `value` as a config key of `schema` (e.g. "2.0 is greater
     than the maximum of 1"), or None when the schema takes it: for the CLI's options that are
     config keys too, so both refuse a value in the same words."""
-    error = jsonschema.exceptions.best_match(
-        jsonschema.Draft202012Validator(schema).iter_errors(value)
-    )
+    error = jsonschema.exceptions.best_match(_errors(_VALIDATOR(schema), value))
     return None if error is None else error.message
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import os
+import signal
 import sys
 import time
 from collections.abc import Callable
+
+from g2048.study.signals import stop_quietly, stopped_status
 
 Log = Callable[[str], None]
 
@@ -38,30 +40,23 @@ class ReportedError(ValueError):
 
 
 # The exit status of a job stopped by SIGINT (Ctrl-C), as a shell gives a command it stops.
-INTERRUPTED = 130
+INTERRUPTED = stopped_status(signal.SIGINT)
 
 
 def script_log(path: str) -> Log:
     """The log of a Snakemake script: a Log appending timestamped lines to `path`, line
     buffered (progress survives a crash and can be followed with tail -f); stderr goes there
     too, so warnings and tracebacks land in the job's log. A ReportedError that ends the
-    script is logged as its message alone; so is a Ctrl-C (SIGINT), which ends it with exit
-    status 130 (INTERRUPTED) instead of a traceback, once the code it interrupted has cleaned
-    up (play_games stops its games)."""
+    script is logged as its message alone; SIGINT (Ctrl-C) or SIGTERM ends it at once with
+    one line and exit status 128 + the signal's number (g2048.study.signals), never a
+    traceback."""
     stream = open(path, "a", buffering=1)  # noqa: SIM115 (open for the script's lifetime)
     sys.stderr = stream
+    stop_quietly(stream)
 
     def report(kind: type, error: BaseException, trace: object) -> None:
         if isinstance(error, ReportedError):
             stream.write(f"error: {error}\n")
-        elif isinstance(error, KeyboardInterrupt):
-            stream.write(
-                f"{time.strftime('%H:%M:%S')} interrupted (SIGINT, e.g. Ctrl-C): the job "
-                "stopped; the same snakemake command runs it again\n"
-            )
-            stream.flush()
-            sys.stdout.flush()
-            os._exit(INTERRUPTED)  # the status a shell gives; Python's own is death by SIGINT
         else:
             sys.__excepthook__(kind, error, trace)
 

@@ -199,7 +199,8 @@ def test_bad_arguments_exit_2_with_a_message(capsys, args: list[str], message: s
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("g2048 play: error: ")
+    [line] = err.splitlines()  # one line, no usage block before it
+    assert line.startswith("g2048 play: error: ")
 
 
 @pytest.mark.parametrize(
@@ -505,7 +506,7 @@ def test_train_writes_the_network_and_curve_the_pipeline_would(tmp_path: Path, c
     assert not out.with_name("net.npz.ckpt").exists()
     assert "wrote" in capsys.readouterr().out
     with pytest.raises(SystemExit):
-        main([*args[:-2], "--checkpoint-every", "1500", "--out", str(out)])
+        main([*args[:-2], "--checkpoint-every", "1500", "--out", str(tmp_path / "other.npz")])
 
 
 def test_train_takes_the_optimistic_tc_schedule(tmp_path: Path, capsys) -> None:  # noqa: ANN001
@@ -551,7 +552,8 @@ def test_train_takes_td_lambda(tmp_path: Path, capsys) -> None:  # noqa: ANN001
         ("--alpha", "2", "2.0 is greater than the maximum of 1"),
         ("--alpha", "0", "0.0 is less than or equal to the minimum of 0"),
         ("--tc-alpha", "1.5", "1.5 is greater than the maximum of 1"),
-        ("--alpha", "nan", "alpha must be in (0, 1], got nan"),  # past JSON Schema: TDConfig's
+        ("--alpha", "nan", "nan is not a finite number (NaN and infinity are refused)"),
+        ("--tc-alpha", "inf", "inf is not a finite number (NaN and infinity are refused)"),
     ],
 )
 def test_train_refuses_what_the_config_refuses_in_its_words(
@@ -566,15 +568,91 @@ def test_train_refuses_what_the_config_refuses_in_its_words(
     key = option[2:].replace("-", "_")
     config = load_config(Path(__file__).resolve().parents[2] / "config" / "smoke.yaml")
     config["tune"]["td"][key] = float(value)
-    if value != "nan":
-        with pytest.raises(ConfigError, match=re.escape(f"tune.td.{key}: {message}")):
-            validate_config(config)
+    with pytest.raises(ConfigError, match=re.escape(f"tune.td.{key}: {message}")):
+        validate_config(config)
     args = ["train", "--network", "lines4x2", "--games", "1000", option, value]
     with pytest.raises(SystemExit) as exit_info:
         main([*args, "--out", str(tmp_path / "net.npz")])
     assert exit_info.value.code == 2
     assert f"argument {option}: {message}" in capsys.readouterr().err
     assert not (tmp_path / "net.npz").exists()
+
+
+def test_train_refuses_to_replace_a_network_but_resumes_its_checkpoint(
+    tmp_path: Path,
+    capsys,  # noqa: ANN001
+) -> None:
+    """An existing --out is replaced only with --force (play's, import-network's rule), in
+    one line; a killed run's checkpoint (no --out written yet) resumes without it."""
+    out = tmp_path / "net.npz"
+    out.write_bytes(b"a network")
+    args = ["train", "--network", "lines4x2", "--games", "2000", "--checkpoint-every", "1000"]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--out", str(out)])
+    assert exit_info.value.code == 2 and out.read_bytes() == b"a network"
+    assert capsys.readouterr().err == (
+        f"g2048 train: error: --out: {str(out)!r} exists: give --force to replace it\n"
+    )
+    assert main([*args, "--out", str(out), "--force"]) == 0
+    replaced = out.read_bytes()
+    assert replaced != b"a network"
+    out.unlink()
+    settings = {"network": "lines4x2", "games": 1000, "alpha": 0.1, "checkpoint_every": 1000}
+    checkpoint = str(out) + ".ckpt"
+    stages.train("td", settings, 1, 2048, str(out), checkpoint, 1, lambda line: None)
+    capsys.readouterr()
+    assert main([*args, "--out", str(out)]) == 0
+    assert "resum" in capsys.readouterr().out and out.read_bytes() == replaced
+
+
+def test_train_prints_the_files_sha256_as_the_files(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """The SHA-256 printed as the file's is the file's; the weight array's (what a study
+    records as network_sha256) is labelled so."""
+    out = tmp_path / "net.npz"
+    args = ["train", "--network", "lines4x2", "--games", "1000", "--checkpoint-every", "1000"]
+    assert main([*args, "--out", str(out)]) == 0
+    weights = hashlib.sha256(np.ascontiguousarray(ntuple.load_network(out).lut).tobytes())
+    assert (
+        f"wrote {out} (the file's SHA-256 {hashlib.sha256(out.read_bytes()).hexdigest()[:16]}"
+        f"..., its weight array's {weights.hexdigest()[:16]}..., which a study records): "
+    ) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "prog"),
+    [
+        (["nonsense"], "g2048"),
+        (["train", "--games", "10"], "g2048 train"),
+        (["play", "--games", "0"], "g2048 play"),
+        (["check-config"], "g2048 check-config"),
+        (["import-network", "w.w"], "g2048 import-network"),
+    ],
+)
+def test_a_usage_error_is_one_line_pointing_to_help(capsys, args: list[str], prog: str) -> None:  # noqa: ANN001
+    """argparse printed its usage block (up to 15 lines) before the line that matters; a
+    command's own error about a value it was given is that line alone."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"{prog}: error: ") and line.endswith(f" (see {prog} --help)")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--agent", "greedy", "--weights", "missing.json"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == (
+        "g2048 play: error: cannot read weights file missing.json: No such file or directory\n"
+    )
+
+
+def test_the_commands_help_says_what_they_do_now(capsys) -> None:  # noqa: ANN001
+    """train is no longer TD(0) alone, bench no longer the engine alone."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    train = re.search(r" train (train .*?) import-network ", text)[1]
+    assert all(m in train for m in ("TD(0)", "TD(lambda)", "optimistic TD", "TC", "multistage"))
+    bench = re.search(r" bench (measure .*?) profile ", text)[1]
+    assert "searches" in bench and "training" in bench
 
 
 def test_train_refuses_to_resume_a_checkpoint_holding_nan(tmp_path: Path, capsys) -> None:  # noqa: ANN001
@@ -626,7 +704,7 @@ def test_play_answers_a_deeply_nested_weights_file_in_one_line(tmp_path: Path, c
             main(["play", "--agent", "greedy", "--evaluator", evaluator, "--weights", str(deep)])
         assert exit_info.value.code == 2
         err = capsys.readouterr().err
-        last = err.splitlines()[-1]  # argparse's usage, then the one line
+        [last] = err.splitlines()  # one line, no usage block
         assert last.startswith("g2048 play: error: ") and str(deep) in last
         assert "nested 100000 levels deep, more than the 32" in last and "Traceback" not in err
 

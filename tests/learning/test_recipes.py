@@ -50,7 +50,8 @@ def test_the_train_flags_are_tdconfigs_settings() -> None:
         assert action.choices == spec.get("enum")
         if spec.get("default", "") != "" and spec.get("type") != "boolean":
             assert f"Default {spec['default']}." in action.help
-    run_options = {"help", "recipe", "patterns", "seed", "study_seed", "threads", "out", "curve"}
+    run_options = {"help", "recipe", "patterns", "seed", "study_seed", "threads", "out", "force"}
+    run_options |= {"curve"}
     assert set(flags) == set(SCHEMA["properties"]) | run_options
 
 

@@ -1,7 +1,11 @@
 """The study configuration: the shipped configs validate, bad values fail naming the key."""
 
 import copy
+import functools
+import math
+import operator
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,7 @@ from hypothesis import strategies as st
 from g2048.study.config import (
     ConfigError,
     load_config,
+    load_schema,
     read_yaml,
     refuse_templates,
     shard_range,
@@ -32,7 +37,10 @@ def smoke() -> dict:
     return yaml.safe_load((CONFIGS / "smoke.yaml").read_text())
 
 
-@pytest.mark.parametrize("name", ["smoke.yaml", "config.yaml", "paper.yaml"])
+SHIPPED = ("smoke.yaml", "config.yaml", "paper.yaml")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_configs_are_valid(name: str) -> None:
     validate_config(yaml.safe_load((CONFIGS / name).read_text()))
 
@@ -446,3 +454,67 @@ def test_a_key_error_names_the_keys_line_in_the_file(tmp_path: Path) -> None:
     reference = next(i for i, line in enumerate(text) if "reference: nobody" in line) + 1
     with pytest.raises(ConfigError, match=rf"config key validate.reference \(line {reference}\)"):
         load_config(bad)
+
+
+def _numeric_keys(schema: dict, node: dict, key: str = "") -> set[str]:
+    """The keys of `schema` that hold numbers, lists' items written [] (tune.runs[].games)."""
+    if "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    types = node.get("type", [])
+    found = (
+        {key}
+        if {"number", "integer"} & set([types] if isinstance(types, str) else types)
+        else set()
+    )
+    for name, sub in node.get("properties", {}).items():
+        found |= _numeric_keys(schema, sub, f"{key}.{name}" if key else name)
+    if isinstance(node.get("items"), dict):
+        found |= _numeric_keys(schema, node["items"], f"{key}[]")
+    for sub in node.get("oneOf", []) + node.get("anyOf", []):
+        found |= _numeric_keys(schema, sub, key)
+    return found
+
+
+def _numbers(value: object, key: str = "") -> Iterator[tuple[str, list]]:
+    """(key, path) of every number in a config, e.g. ("tune.runs[1].games", [...])."""
+    if isinstance(value, dict):
+        for name, sub in value.items():
+            for shown, path in _numbers(sub, f"{key}.{name}" if key else name):
+                yield shown, [name, *path]
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            for shown, path in _numbers(sub, f"{key}[{i}]"):
+                yield shown, [i, *path]
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield key, []
+
+
+def test_every_number_of_the_schema_refuses_nan_and_infinity() -> None:
+    """Every numeric key of the schema (the methods' and agents' keys included) that the
+    shipped configs hold, set to NaN, infinity or minus infinity in a valid config: refused
+    in one line naming the key (NaN passed every bound, and then differed from itself)."""
+    schema = load_schema()
+    wanted = _numeric_keys(schema, schema)
+    assert {"tune.runs[].noise[]", "tune.td.alpha", "study_seed"} <= wanted
+    tested = set()
+    configs = {name: yaml.safe_load((CONFIGS / name).read_text()) for name in SHIPPED}
+    configs["smoke, with keys it leaves out"] = smoke()
+    configs["smoke, with keys it leaves out"]["tune"]["runs"][1]["step"] = 0.2
+    configs["smoke, with keys it leaves out"]["tune"]["td"]["stages"] = [16384]
+    for name, config in configs.items():
+        validate_config(config, schema)
+        for key, path in _numbers(config):
+            if re.sub(r"\[\d+\]", "[]", key) in tested:
+                continue  # each key at its first place
+            for bad in (math.nan, math.inf, -math.inf):
+                broken = copy.deepcopy(config)
+                holder = functools.reduce(operator.getitem, path[:-1], broken)
+                holder[path[-1]] = bad
+                with pytest.raises(ConfigError) as info:
+                    validate_config(broken, schema)
+                assert str(info.value).splitlines()[1:] == [
+                    f"  config key {key}: {bad} is not a finite number (NaN and infinity are "
+                    "refused)"
+                ], (name, key)
+            tested.add(re.sub(r"\[\d+\]", "[]", key))
+    assert wanted <= tested, sorted(wanted - tested)

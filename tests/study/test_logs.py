@@ -1,10 +1,13 @@
-"""The log of a pipeline job's script: a Ctrl-C ends the job with one line and exit 130."""
+"""The log of a pipeline job's script: Ctrl-C (SIGINT) or SIGTERM ends the job with one line and
+exit status 128 + the signal's number."""
 
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from g2048.study.logs import INTERRUPTED
 
@@ -26,7 +29,16 @@ play_games(AgentConfig("expectimax", depth=5), game_seeds(1, "long", 1000), thre
 """
 
 
-def test_a_ctrl_c_ends_a_job_with_one_line_and_exit_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("sig", "line"),
+    [
+        (signal.SIGINT, "interrupted (SIGINT, e.g. Ctrl-C)"),
+        (signal.SIGTERM, "interrupted (SIGTERM, e.g. kill, timeout or a time limit)"),
+    ],
+)
+def test_a_signal_ends_a_job_with_one_line_and_its_exit_status(
+    tmp_path: Path, sig: int, line: str
+) -> None:
     log = tmp_path / "job.log"
     job = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, str(log)],
@@ -42,13 +54,11 @@ def test_a_ctrl_c_ends_a_job_with_one_line_and_exit_130(tmp_path: Path) -> None:
             assert job.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
         time.sleep(0.5)
-        job.send_signal(signal.SIGINT)
-        assert job.wait(timeout=120) == INTERRUPTED == 130
+        job.send_signal(sig)
+        assert job.wait(timeout=10) == 128 + sig
+        assert INTERRUPTED == 130
     finally:
         job.kill()
     lines = log.read_text().splitlines()
-    assert lines[-1].endswith(
-        "interrupted (SIGINT, e.g. Ctrl-C): the job stopped; the same snakemake command runs "
-        "it again"
-    )
+    assert lines[-1].endswith(f"{line}: the job stopped; the same snakemake command runs it again")
     assert "Traceback" not in log.read_text() and lines[-2].endswith("playing")

@@ -16,6 +16,8 @@ from g2048.study.naming import (
     transfer_name,
 )
 from g2048.study.logs import ReportedError
+from g2048.study.signals import stop_run_on_signals
+from snakemake.logging import logger
 
 # Every job computes alike on every x86-64 CPU. numpy's AVX-512 exp, log and pow (Intel's SVML,
 # up to 4 ULP off) and OpenBLAS's per-CPU kernels change the last bits of CMA-ES's arithmetic
@@ -31,6 +33,19 @@ if "avx512f" in CPU_FLAGS:
     os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", "X86_V4 AVX512_ICL AVX512_SPR")
 if "avx2" in CPU_FLAGS:
     os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
+
+# SIGINT (Ctrl-C) and SIGTERM (kill, timeout, a cluster's time limit) stop a run at once, its
+# jobs included, without a traceback, and the same command resumes it (g2048.study.signals).
+# A job starts ignoring SIGINT, which would otherwise print a traceback wherever its start-up
+# (Snakemake's preamble, the imports) is, until script_log installs its handler; `exec` makes
+# the job's Python the process this one signals, not a shell around it (every rule here is a
+# `script:` rule: one command).
+shell.prefix("set -euo pipefail; trap '' INT; exec ")
+
+
+onstart:
+    stop_run_on_signals(logger)
+
 
 # What runs is what the Snakefile checked (its file, defaults filled in): a --config override
 # stops the run before any job, naming the key.
