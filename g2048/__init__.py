@@ -41,6 +41,15 @@ def source_digest(numba_only: bool = False, exclude: tuple[str, ...] = ()) -> st
     return h.hexdigest()[:16]
 
 
+def file_sha256(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes (as sha256sum prints it), read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def _set_numba_cache_dir() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return

@@ -47,7 +47,6 @@ from g2048.evaluators.ntuple import (
     save_network,
 )
 from g2048.learning.recipes import RECIPES, td_schema
-from g2048.learning.td import file_sha256
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.study import plan, stages

@@ -7,7 +7,6 @@ between blocks, so a killed run resumes to the result of an uninterrupted one.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from g2048 import file_sha256
 from g2048.engine.parallel import check_threads, thread_count
 from g2048.evaluators.ntuple import (
     Network,
@@ -27,15 +27,6 @@ from g2048.evaluators.ntuple import (
 from g2048.learning.kernels import EPISODE, kernels
 from g2048.learning.recipes import TDConfig
 from g2048.learning.trainer import CURVE_COLUMNS, Trainer, block_row, checkpoint_key
-
-
-def file_sha256(path: str | Path) -> str:
-    """The SHA-256 of a file's bytes (as sha256sum prints it)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def start_network(config: TDConfig) -> Network:

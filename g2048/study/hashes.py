@@ -21,11 +21,11 @@ the checks of the jobs that read it (g2048.study.results).
 from __future__ import annotations
 
 import atexit
-import hashlib
 import sys
 import time
 from pathlib import Path
 
+from g2048 import file_sha256
 from g2048.study.logs import Log, ReportedError, script_log
 from g2048.study.results import ResultFileError, parse_json, write_json
 
@@ -34,15 +34,6 @@ REPLACED = (
     "it was changed or replaced after its job wrote it (Snakemake, which goes by modification "
     "times, would rerun nothing for a file replaced keeping its old time)"
 )
-
-
-def file_sha256(path: str | Path) -> str:
-    """The SHA-256 of a file's bytes, read in chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def record_path(log: str | Path) -> Path:
