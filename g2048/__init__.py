@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import zipfile
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -48,6 +49,16 @@ def file_sha256(path: str | Path) -> str:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     return h.hexdigest()
+
+
+def archive_problem(path: str | Path, error: Exception) -> str:
+    """Why an .npz archive (a checkpoint) could not be read, `error` being what reading it
+    raised: empty, not a whole archive, or the error itself."""
+    if Path(path).stat().st_size == 0:
+        return "empty"
+    if not zipfile.is_zipfile(path):
+        return "not a whole .npz archive: truncated?"
+    return f"{type(error).__name__}: {error}"
 
 
 def _set_numba_cache_dir() -> None:

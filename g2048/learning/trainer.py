@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from g2048 import archive_problem
 from g2048.evaluators.ntuple import Network, prepare
 from g2048.learning.kernels import MAX_RANK, MOVES, SCORE
 
@@ -61,15 +62,8 @@ def nonfinite(values: np.ndarray) -> str | None:
 
 def unreadable(path: Path, error: Exception) -> str:
     """The line that reports a checkpoint which cannot be read (`error`: what reading it
-    raised), before the run starts over; worded as the tuning loop's (a layer this one may not
-    import)."""
-    if path.stat().st_size == 0:
-        problem = "empty"
-    elif not zipfile.is_zipfile(path):
-        problem = "not a whole .npz archive: truncated?"
-    else:
-        problem = f"{type(error).__name__}: {error}"
-    return f"checkpoint {path} unreadable ({problem}): starting from game 0"
+    raised), before the run starts over."""
+    return f"checkpoint {path} unreadable ({archive_problem(path, error)}): starting from game 0"
 
 
 def checkpoint_key(settings: dict) -> str:

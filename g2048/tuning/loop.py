@@ -29,6 +29,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from g2048 import archive_problem
+
 CHECKPOINT_VERSION = 1
 
 
@@ -70,15 +72,8 @@ def _save(path: Path, key: str, steps: list[tuple[np.ndarray, np.ndarray]]) -> N
 
 def unreadable(path: Path, error: Exception) -> str:
     """The line that reports a checkpoint which cannot be read (`error`: what reading it
-    raised), before the run starts over; worded as g2048.learning.trainer's (a layer this
-    one may not import)."""
-    if path.stat().st_size == 0:
-        problem = "empty"
-    elif not zipfile.is_zipfile(path):
-        problem = "not a whole .npz archive: truncated?"
-    else:
-        problem = f"{type(error).__name__}: {error}"
-    return f"checkpoint {path} unreadable ({problem}): starting from step 0"
+    raised), before the run starts over."""
+    return f"checkpoint {path} unreadable ({archive_problem(path, error)}): starting from step 0"
 
 
 def _load(
