@@ -145,7 +145,7 @@ def test_from_reads_a_network_as_play_does(tmp_path: Path, capsys) -> None:  # n
     (tmp_path / "text.npz").write_text("no network")
     for name, message in (
         ("nan.npz", "holds 1 NaN or infinite weights"),
-        ("text.npz", "not an n-tuple network file"),
+        ("text.npz", "is no network file (.npz, as train and import-network write)"),
     ):  # noqa: E501
         with pytest.raises(SystemExit):
             main(

@@ -310,7 +310,7 @@ def test_a_file_replaced_keeping_its_old_time_is_refused_before_any_job(
 
 def test_figures_are_valid_images(smoke: Path) -> None:
     figures = sorted((smoke / "results" / "figures").glob("*.png"))
-    assert len(figures) == 9
+    assert len(figures) == 10
     for path in figures:
         with Image.open(path) as image:
             image.verify()
