@@ -521,15 +521,32 @@ def duration(seconds: float) -> str:
 
 
 def profile_threads(profile: Path) -> dict[str, int]:
-    """The threads per job a Snakemake profile sets rule by rule (its `set-threads`)."""
+    """The threads per job a Snakemake profile sets rule by rule (its `set-threads`); PlanError
+    in one line naming the profile's file when it cannot be read, is not UTF-8 YAML of a
+    mapping, or sets threads other than whole numbers (an empty file sets none)."""
     import yaml
 
     path = profile / "config.yaml"
     try:
-        settings = yaml.safe_load(path.read_text()) or {}
+        text = path.read_bytes().decode()
+        settings = yaml.safe_load(text) or {}
     except OSError as exc:
         raise PlanError(f"cannot read profile {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        problem = f"is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise PlanError(f"profile {path} {problem}") from None
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" at line {where.line + 1}" if where is not None else ""
+        raise PlanError(f"profile {path} is not valid YAML{line}") from None
+    if not isinstance(settings, dict):
+        raise PlanError(f"profile {path} holds a {type(settings).__name__}, not a mapping")
     threads = settings.get("set-threads") or {}
-    if isinstance(threads, list):  # the command line's form: ["rule=2", ...]
-        threads = dict(item.split("=", 1) for item in threads)
-    return {rule: int(n) for rule, n in threads.items()}
+    try:
+        if isinstance(threads, list):  # the command line's form: ["rule=2", ...]
+            threads = dict(str(item).split("=", 1) for item in threads)
+        return {str(rule): int(n) for rule, n in dict(threads).items()}
+    except (TypeError, ValueError):
+        raise PlanError(
+            f"profile {path}: set-threads must map rules to whole numbers, got {threads!r}"
+        ) from None

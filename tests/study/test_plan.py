@@ -504,3 +504,27 @@ def test_the_dry_run_command(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen[1][-2:] == ["--workflow-profile", "profiles/slurm"]
     plan.dry_run(Path("c.yaml"), 2, force=False)
     assert seen[2][1:5] == ["-m", "snakemake", "-n", "--configfile"]  # not --forceall
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"set-threads: {tune: 2\xff}\n", "is not UTF-8 text (invalid start byte at byte 21)"),
+        (b"set-threads: [tune=2\n", "is not valid YAML at line 2"),
+        (b"- a list\n", "holds a list, not a mapping"),
+        (b"set-threads: {tune: two}\n", "set-threads must map rules to whole numbers"),
+        (b"set-threads: [tune]\n", "set-threads must map rules to whole numbers"),
+    ],
+)
+def test_a_bad_profile_is_refused_in_one_line_naming_it(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    (tmp_path / "config.yaml").write_bytes(content)
+    with pytest.raises(plan.PlanError) as caught:
+        plan.profile_threads(tmp_path)
+    text = str(caught.value)
+    assert f"{tmp_path / 'config.yaml'}" in text and message in text and "\n" not in text
+    (tmp_path / "config.yaml").write_bytes(b"")  # an empty profile sets no threads
+    assert plan.profile_threads(tmp_path) == {}
+    (tmp_path / "config.yaml").write_bytes(b"set-threads: [tune=2, train=1]\n")
+    assert plan.profile_threads(tmp_path) == {"tune": 2, "train": 1}
