@@ -10,7 +10,12 @@ import pandas as pd
 
 from g2048.report.convergence import FLATTENED, IMPROVING, NOISE_FACTOR
 from g2048.report.published import published_context
-from g2048.report.replicates import FAMILY_CONTROL, FAMILY_TUNERS, overfitting_table
+from g2048.report.replicates import (
+    FAMILY_CONTROL,
+    FAMILY_TUNERS,
+    family_rows,
+    overfitting_table,
+)
 from g2048.report.stats import ALPHA, POWER
 from g2048.report.tables import number
 from g2048.study.naming import objective_label
@@ -218,15 +223,10 @@ def _tuned(methods: pd.DataFrame) -> pd.DataFrame:
     return methods[~_controls(methods) & based]
 
 
-def _family(pairs: pd.DataFrame, family: str) -> pd.DataFrame:
-    """The rows of the method pairs table in one family (none from a table without families)."""
-    return pairs[pairs.family == family] if "family" in pairs else pairs.iloc[:0]
-
-
 def control_answer(pairs: pd.DataFrame) -> list[str]:
     """The tuners against the control (random search at the same budget) on their evaluator,
     each pair read as tuner - control: one sentence, or none where no run is a control."""
-    versus = _family(pairs, FAMILY_CONTROL)
+    versus = family_rows(pairs, FAMILY_CONTROL)
     if not len(versus):
         return []
     verdicts = _verdicts(versus["diff"], versus.holm_pvalue)
@@ -255,7 +255,7 @@ def baseline_answer(methods: pd.DataFrame) -> list[str]:
 def sizing_answer(pairs: pd.DataFrame) -> list[str]:
     """What the primary family is sized to find: the target difference per evaluator, the
     seeds 80% power needs for it, and what these seeds can find."""
-    versus = _family(pairs, FAMILY_CONTROL).dropna(subset=["target"])
+    versus = family_rows(pairs, FAMILY_CONTROL).dropna(subset=["target"])
     if not len(versus):
         return []
     targets = versus.groupby("evaluator", sort=False)["target"].first()
@@ -312,7 +312,7 @@ def method_findings(
             )
         out.append(text + ".")
     for family in (FAMILY_CONTROL, FAMILY_TUNERS):
-        out += _pair_findings(_family(pairs, family), family)
+        out += _pair_findings(family_rows(pairs, family), family)
     return out
 
 

@@ -170,6 +170,11 @@ FAMILY_CONTROL = "against the control"  # each tuner against its evaluator's ran
 FAMILY_TUNERS = "between tuners"  # the tuners of one evaluator against one another
 
 
+def family_rows(pairs: pd.DataFrame, family: str) -> pd.DataFrame:
+    """The rows of a method pairs table in one family (none from a table without families)."""
+    return pairs[pairs.family == family] if "family" in pairs else pairs.iloc[:0]
+
+
 def method_pairs(
     games: dict[str, pd.DataFrame], runs: list[TunedRun], target: float = math.nan
 ) -> pd.DataFrame:

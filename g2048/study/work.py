@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from g2048.study import config as study
+from g2048.study.methods.base import SelectionRule
 
 # an entry's keys that do not change what one of its games costs
 _LABELS = ("name", "games", "source", "note")
@@ -82,10 +83,11 @@ def job_work(config: dict, rule: str, wildcards: Mapping[str, str]) -> Work | No
         evaluator = method.evaluator(settings)
         if rule == "progress":
             progress = config["tune"]["progress"]
-            units = progress["games"] * min(progress["points"], method.steps(settings))
+            # the incumbent at each point, and the untuned weights once (stages.held_out_progress)
+            units = progress["games"] * (min(progress["points"], method.steps(settings)) + 1)
             return Work(_kind(rule, evaluator=evaluator, game=game), units)
-        selection = config["tune"]["selection"]
-        units = method.training_games(settings) + selection["candidates"] * selection["games"]
+        selection = SelectionRule(**study.selection_rule(config))
+        units = method.training_games(settings) + selection.selection_games
         kept = {"method": method.name, "evaluator": evaluator, "game": game}
         return Work(_kind(rule, threads=threads, **kept), units)
     if rule == "train":

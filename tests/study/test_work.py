@@ -114,3 +114,9 @@ def test_weight_sets_are_played_by_their_evaluator_at_their_depth(smoke: dict) -
 def test_rules_that_play_no_games_have_no_work(smoke: dict) -> None:
     assert job_work(smoke, "table_benchmark", {}) is None
     assert job_work(smoke, "select", {"run": "cem", "seed": "1"}) is None
+
+
+def test_a_progress_job_plays_each_point_and_the_untuned_weights(smoke: dict) -> None:
+    """cem's 2 steps are both measured (3 points asked), then the untuned weights: 3 x 4 games."""
+    assert job_work(smoke, "progress", {"run": "cem", "seed": "1"}).units == (2 + 1) * 4
+    assert job_work(smoke, "progress", {"run": "nsga2", "seed": "1"}).units == (3 + 1) * 4

@@ -36,7 +36,7 @@ from g2048.report.figures.style import (
     tag_series,
     thousands,
 )
-from g2048.report.replicates import FAMILY_CONTROL
+from g2048.report.replicates import FAMILY_CONTROL, family_rows
 from g2048.report.stats import ALPHA
 from g2048.study.naming import OBJECTIVES, objective_label
 
@@ -321,7 +321,7 @@ def tuning_differences(methods: pd.DataFrame, pairs: pd.DataFrame) -> Figure:
     difference of mean scores over seeds with its Holm-level interval, filled where Holm p <
     ALPHA, beside a grey band of +- the difference its test finds with 80% power; a colour
     per evaluator; the two families one above the other, their names at one margin."""
-    control = pairs[pairs.family == FAMILY_CONTROL] if "family" in pairs else pairs.iloc[:0]
+    control = family_rows(pairs, FAMILY_CONTROL)
     based = methods[methods["baseline"].apply(lambda b: isinstance(b, str))]
     evaluators = list(dict.fromkeys([*control.evaluator, *based.evaluator]))
     color = {e: series_style(k).color for k, e in enumerate(evaluators)}

@@ -264,7 +264,7 @@ class WeightMethod(Method):
         raise NotImplementedError
 
     def select(self, tuned: dict) -> dict:
-        """The study's one pick rule (`SelectionRule.pick`): of the final candidates the run
+        """The study's one pick rule (`pick_best`): of the final candidates the run
         played on its selection games, the best by mean metric, with its training value
         (`train`, the tuner's own), its value of the method's objective on the selection games
         (`fresh`) and its mean metric there (`metric`); without selection games, the method's
