@@ -2,26 +2,41 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Stamp of the test tools and the SLURM plugin installed into $(VENV) (requirements-test.lock).
+TEST_ENV := $(VENV)/.test-tools
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
 .PHONY: venv lock run test test-fast test-slurm test-browser lint bench layers docs digests verify clean
 
-# The environment is installed from requirements.lock (exact versions and hashes of everything,
-# tests and the SLURM plugin included), then the package itself without dependencies.
+# Two environments, each installed from a lock of exact versions and hashes (pip's hash-checking
+# mode), then the package itself without dependencies. `make venv` and `make run`: the study's
+# packages alone (requirements.lock). The targets that test or lint add the test tools and the
+# SLURM executor plugin (requirements-test.lock: the same versions, and those). Neither
+# precompiles every module (--no-compile): Python compiles one into __pycache__ when a job first
+# imports it, so the packages' test suites and unused modules stay uncompiled (README: sizes).
 $(BIN)/activate: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet --require-hashes -r requirements.lock
-	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet --no-compile --require-hashes -r requirements.lock
+	$(BIN)/pip install --quiet --no-compile --no-deps -e .
 	touch $@
 
-# Refresh the lock after a change of dependencies in pyproject.toml (newest versions allowed).
+$(TEST_ENV): $(BIN)/activate requirements-test.lock
+	$(BIN)/pip install --quiet --no-compile --require-hashes -r requirements-test.lock
+	touch $@
+
+# Refresh the locks after a change of dependencies in pyproject.toml (newest versions allowed):
+# the test lock first, then the run lock within it (so both hold the same versions), then the
+# rules' conda environment from the run lock.
 lock:
 	$(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/pip install --quiet uv
 	.lock-venv/bin/uv pip compile pyproject.toml --extra test --extra cluster \
-	    --python-version 3.11 --generate-hashes --upgrade -o requirements.lock
+	    --python-version 3.11 --generate-hashes --upgrade -o requirements-test.lock
+	.lock-venv/bin/uv pip compile pyproject.toml --constraint requirements-test.lock \
+	    --python-version 3.11 --generate-hashes -o requirements.lock
+	$(PYTHON) tools/conda_env.py requirements.lock > workflow/envs/g2048.yaml
 	rm -rf .lock-venv
 
 venv: $(BIN)/activate
@@ -38,25 +53,25 @@ verify: $(BIN)/activate
 	$(BIN)/python -m g2048.study.run --cores $(CORES) $(TARGETS)
 	$(BIN)/python -m g2048 verify docs/digests/default.json $(if $(TARGETS),--partial)
 
-test: $(BIN)/activate
+test: $(TEST_ENV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q
 
 # The tests of a few seconds or less, for a quick check while editing (about a minute on 2 cores
 # with a warm numba cache); `make test` runs them all.
-test-fast: $(BIN)/activate
+test-fast: $(TEST_ENV)
 	$(BIN)/python -m pytest -q -m "not slow and not slurm and not browser"
 
 # The smoke study through profiles/slurm on a single-node SLURM started here (root, Debian).
-test-slurm: $(BIN)/activate
+test-slurm: $(TEST_ENV)
 	.ci/slurm-test.sh
 
 # The smoke study's report opened in headless Chromium (installed from Debian if missing).
-test-browser: $(BIN)/activate
+test-browser: $(TEST_ENV)
 	.ci/browser-test.sh
 
-lint: $(BIN)/activate
+lint: $(TEST_ENV)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
@@ -64,7 +79,7 @@ bench: $(BIN)/activate
 	$(BIN)/python -m g2048 bench
 
 # The package's layer graph, read off the imports (needs Graphviz's dot).
-layers: $(BIN)/activate
+layers: $(TEST_ENV)
 	$(BIN)/python tests/test_layers.py | dot -Tpng -Gdpi=100 -o docs/layers.png
 
 # Copy a finished study's summary tables and key figures to docs/ (committed, shown in README),

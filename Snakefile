@@ -12,10 +12,14 @@ min_version("9.0")
 # `__use_yte__: true` makes it evaluate the file's values as Python (YTE templates) while
 # reading it. It does so for a --configfile before this file runs, and drops the key from
 # `config`; the file itself still shows it. The check refuses it here, before any job and
-# before `configfile:` below reads (and would evaluate) the default config.
+# before `configfile:` below reads (and would evaluate) the default config. The --config
+# overrides (`--config 'validate={games: 10}'`, or `validate.games=10` through
+# `python -m g2048.study.run`) apply to that file as Snakemake applies them, and the result is
+# checked by the same schema: a bad value stops the run in one line naming the key.
+OVERRIDES = dict(workflow.config_settings.config)
 try:
     CONFIG_FILE, CHECKED_CONFIG = study_config(
-        workflow.overwrite_configfiles, "config/config.yaml"
+        workflow.overwrite_configfiles, "config/config.yaml", OVERRIDES
     )
 except ConfigError as exc:
     sys.exit(str(exc))

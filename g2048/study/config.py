@@ -3,6 +3,8 @@ key, and the lists of jobs and weight sets that the Snakemake rules are made of.
 
 from __future__ import annotations
 
+import copy
+import json
 import math
 import re
 from collections.abc import Iterator
@@ -309,12 +311,16 @@ def _shown(path: str | Path) -> str:
         return str(path)
 
 
-def study_config(configfiles: list[str | Path], default: str | Path) -> tuple[str, dict]:
+def study_config(
+    configfiles: list[str | Path], default: str | Path, overrides: dict | None = None
+) -> tuple[str, dict]:
     """The workflow's config file and its contents checked as `check-config` checks them (same
-    messages): the one --configfile given, else `default`. A study is one file: a --configfile
-    replaces the default instead of merging with it, and more than one is refused (Snakemake
-    would merge them). For the Snakefile's first lines, before its `configfile:` reads (and
-    would evaluate the templates of) the default."""
+    messages): the one --configfile given, else `default`, with Snakemake's --config
+    `overrides` (as it parsed them) applied and checked by the same schema
+    (`with_overrides`). A study is one file: a --configfile replaces the default instead of
+    merging with it, and more than one is refused (Snakemake would merge them). For the
+    Snakefile's first lines, before its `configfile:` reads (and would evaluate the templates
+    of) the default."""
     if len(configfiles) > 1:
         names = ", ".join(_shown(p) for p in configfiles)
         raise ConfigError(
@@ -323,7 +329,65 @@ def study_config(configfiles: list[str | Path], default: str | Path) -> tuple[st
         )
     path = _shown(configfiles[0]) if configfiles else str(default)
     refuse_templates([path])
-    return path, load_config(path)
+    checked = load_config(path)
+    return path, (with_overrides(path, overrides) if overrides else checked)
+
+
+def _merge(base: dict, new: dict) -> dict:
+    """`base` updated in place by `new` as Snakemake's update_config updates a config with
+    --config: a mapping into a mapping key by key, any other value replacing."""
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
+def typed_overrides(overrides: object) -> object:
+    """Snakemake's --config values as a config file gives them: Snakemake reads a top-level
+    value as a number or boolean where it is one, but every value inside a mapping or list
+    (`--config 'validate={games: 10}'`) as a string; each such string is read here as YAML
+    reads a config file's value (10 a number, true a boolean, .nan a float that the schema
+    refuses)."""
+    if isinstance(overrides, dict):
+        return {key: typed_overrides(value) for key, value in overrides.items()}
+    if isinstance(overrides, list):
+        return [typed_overrides(value) for value in overrides]
+    if isinstance(overrides, str):
+        try:
+            return yaml.safe_load(overrides) if overrides.strip() else overrides
+        except yaml.YAMLError:
+            return overrides
+    return overrides
+
+
+def flat_overrides(overrides: dict, prefix: str = "") -> dict[str, object]:
+    """--config overrides (`typed_overrides`) by dotted key, e.g. {"validate.games": 10}: how
+    messages and provenance records name them."""
+    flat: dict[str, object] = {}
+    for key, value in overrides.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flat |= flat_overrides(value, f"{name}.")
+        else:
+            flat[name] = value
+    return flat
+
+
+def with_overrides(path: str | Path, overrides: dict) -> dict:
+    """The config file `path` with Snakemake's --config `overrides` (as it parsed them) applied
+    as it applies them, their values typed (`typed_overrides`), checked by the same schema and
+    rules as a file: ConfigError in one line naming the overridden keys and the fault."""
+    typed = typed_overrides(overrides)
+    config = _merge(read_yaml(path), typed)
+    try:
+        return validate_config(config)
+    except ConfigError as exc:
+        given = " ".join(f"{k}={json.dumps(v)}" for k, v in flat_overrides(typed).items())
+        problems = str(exc).removeprefix("invalid configuration:").strip().split("\n")
+        faults = "; ".join(line.strip() for line in problems)
+        raise ConfigError(f"{path} with --config {given}: {faults}") from None
 
 
 def _first_difference(a: object, b: object, path: tuple = ()) -> tuple | None:
@@ -343,16 +407,17 @@ def _first_difference(a: object, b: object, path: tuple = ()) -> tuple | None:
     return None if a == b else path
 
 
-def use_checked(config: dict, path: str, checked: dict) -> None:
-    """Make Snakemake's `config` the checked contents of its one file `path` (study_config),
-    defaults filled in; ConfigError naming the first key where the run's config is not the
-    file's (a --config override: the study would not be what check-config checked)."""
-    raw = read_yaml(path)
+def use_checked(config: dict, path: str, checked: dict, overrides: dict | None = None) -> None:
+    """Make Snakemake's `config` the checked contents of its one file `path` with its --config
+    `overrides` (study_config), defaults filled in; ConfigError naming the first key where the
+    run's config is not the file's with those overrides (the study would not be what was
+    checked)."""
+    raw = _merge(read_yaml(path), overrides or {})
     key = _first_difference(config, raw)
     if key is not None:
         raise ConfigError(
-            f"{path}: config key {_key(iter(key))} differs from the file in this run (a --config "
-            "override?): a study is its config file alone; edit a copy of the file instead"
+            f"{path}: config key {_key(iter(key))} differs from the file and its --config "
+            "overrides in this run: the study would not be the one checked"
         )
     config.clear()
     config.update(checked)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from g2048.study.config import (
     ConfigError,
+    flat_overrides,
     load_config,
     load_schema,
     read_yaml,
@@ -25,10 +26,12 @@ from g2048.study.config import (
     transfer_sets,
     tuned_game_for,
     tuned_game_sets,
+    typed_overrides,
     use_checked,
     validate_config,
     validation_candidates,
 )
+from g2048.study.run import dotted_overrides
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config"
 
@@ -373,9 +376,9 @@ def test_a_study_is_one_config_file_checked_as_check_config_checks_it(
     assert config == load_config(CONFIGS / "config.yaml")
 
 
-def test_a_config_override_is_refused_naming_the_key() -> None:
-    """What Snakemake parsed must be the checked file (no --config override); it then becomes
-    the checked contents, defaults filled in."""
+def test_the_run_config_must_be_the_checked_file_with_its_overrides() -> None:
+    """What Snakemake parsed must be the checked file with its --config overrides (as Snakemake
+    merged them); it then becomes the checked contents, defaults filled in."""
     path = str(CONFIGS / "smoke.yaml")
     checked = load_config(path)
     config = smoke()
@@ -385,8 +388,53 @@ def test_a_config_override_is_refused_naming_the_key() -> None:
     overridden["tune"]["td"]["alpha"] = 0.5
     with pytest.raises(ConfigError, match=r"smoke.yaml: config key tune.td.alpha differs from"):
         use_checked(overridden, path, checked)
+    use_checked(copy.deepcopy(overridden), path, checked, {"tune": {"td": {"alpha": 0.5}}})
     with pytest.raises(ConfigError, match=r"config key extra differs"):
         use_checked(smoke() | {"extra": 1}, path, checked)
+
+
+def test_config_overrides_are_typed_merged_and_checked_as_the_file() -> None:
+    """--config overrides, as Snakemake parsed them (strings inside a mapping), are read as a
+    config file's values, merged key by key and checked by the same schema; a bad one is
+    refused in one line naming the key."""
+    path = CONFIGS / "smoke.yaml"
+    parsed = {"validate": {"games": "10"}, "threads": 2, "tune": {"td": {"alpha": "0.5"}}}
+    assert typed_overrides(parsed) == {
+        "validate": {"games": 10}, "threads": 2, "tune": {"td": {"alpha": 0.5}},
+    }  # fmt: skip
+    assert flat_overrides(typed_overrides(parsed)) == {
+        "validate.games": 10, "threads": 2, "tune.td.alpha": 0.5,
+    }  # fmt: skip
+    _, config = study_config([path], CONFIGS / "config.yaml", parsed)
+    expected = load_config(path)
+    assert config["validate"]["games"] == 10 and config["threads"] == 2
+    assert config["tune"]["td"]["alpha"] == 0.5
+    expected["validate"]["games"], expected["threads"] = 10, 2
+    expected["tune"]["td"]["alpha"] = 0.5
+    assert config == expected  # every other key the file's
+    for value, fault in [
+        ("0", "0 is less than the minimum of 1"),
+        (".nan", "is not a finite number"),
+        ("ten", "'ten' is not of type 'integer'"),
+    ]:
+        with pytest.raises(ConfigError) as info:
+            study_config([path], CONFIGS / "config.yaml", {"validate": {"games": value}})
+        message = str(info.value)
+        assert "\n" not in message and "config key validate.games: " in message, message
+        assert re.match(r"\S*smoke\.yaml with --config validate\.games=", message), message
+        assert fault in message
+
+
+def test_dotted_config_keys_become_the_nested_ones_snakemake_takes() -> None:
+    assert dotted_overrides(
+        ["-n", "--config", "validate.games=10", "tune.td.alpha=0.5", "threads=2", "--cores", "1"]
+    ) == [
+        "-n", "--config", 'validate={games: "10"}', 'tune={td: {alpha: "0.5"}}', "threads=2",
+        "--cores", "1",
+    ]  # fmt: skip
+    assert dotted_overrides(["--config=validate.games=3", "x.y"]) == [
+        '--config=validate={games: "3"}', "x.y",
+    ]  # fmt: skip
 
 
 def test_the_smoke_study_states_every_value_it_uses() -> None:

@@ -22,8 +22,16 @@ from g2048.study.digests import (
     verify,
     write_digests,
 )
-from g2048.study.provenance import environment, footer, summarise, write_record
-from g2048.study.results import write_json
+from g2048.study.provenance import (
+    STUDY_VARIABLE,
+    environment,
+    footer,
+    hand_to_jobs,
+    study_record,
+    summarise,
+    write_record,
+)
+from g2048.study.results import read_json, write_json
 
 
 def make_results(root: Path, seconds: float = 1.0, score: int = 5) -> Path:
@@ -114,6 +122,31 @@ def test_provenance_names_the_environment_and_groups_jobs(tmp_path: Path) -> Non
     assert summary["environments"][0]["jobs"] == ["a", "b"]
     line = footer(summary)
     assert f"numba {env['numba']}" in line and "(2 jobs)" in line
+    assert summary["studies"] == []  # written outside a workflow: no study record
+
+
+def test_jobs_record_the_study_the_workflow_hands_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workflow hands its jobs the config file, its SHA-256 and the --config overrides;
+    each record holds them, and the summary groups the jobs by study apart from their
+    environment."""
+    config = tmp_path / "c.yaml"
+    config.write_text("threads: 1\n")
+    paths = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path, games in zip(paths, (10, 20), strict=True):
+        study = study_record(config, {"validate.games": games})
+        monkeypatch.setenv(STUDY_VARIABLE, "")  # restored after the test
+        hand_to_jobs(study)
+        write_record(path, path.stem)
+        assert read_json(path)["study"] == study
+    assert study["config_sha256"] == hashlib.sha256(b"threads: 1\n").hexdigest()
+    summary = summarise(paths)
+    assert len(summary["environments"]) == 1
+    assert [s["study"]["config_overrides"] for s in summary["studies"]] == [
+        {"validate.games": 10}, {"validate.games": 20},
+    ]  # fmt: skip
+    assert [s["jobs"] for s in summary["studies"]] == [["a"], ["b"]]
 
 
 def test_tables_carry_the_footer(tmp_path: Path) -> None:

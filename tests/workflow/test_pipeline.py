@@ -27,11 +27,11 @@ from workflow_runs import (
     workdir,
 )
 
+from g2048 import file_sha256
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
 from g2048.study.config import load_config, run_names, run_record
 from g2048.study.digests import verify
-from g2048.study.hashes import file_sha256
 from g2048.study.provenance import environment
 from g2048.study.results import read_json, read_tune, write_json
 
@@ -618,12 +618,38 @@ def test_a_partial_config_is_refused_as_check_config_refuses_it(tmp_path: Path) 
     assert "Traceback" not in run.stderr and 'File "' not in run.stderr
     assert "Job stats" not in run.stdout  # nothing planned
     run = subprocess.run(
-        [SNAKEMAKE, "-n", "--configfile", "config/smoke.yaml", "--config", "threads=2"],
+        [SNAKEMAKE, "-n", "--configfile", "config/smoke.yaml", "--config", "validate={games: 0}"],
         cwd=where, capture_output=True, text=True,
     )  # fmt: skip
     assert run.returncode != 0
-    assert "config/smoke.yaml: config key threads differs from the file" in run.stderr
+    refusal = (
+        "config/smoke.yaml with --config validate.games=0: config key validate.games: 0 is less "
+        "than the minimum of 1\n"
+    )
+    assert run.stderr.endswith(refusal), run.stderr[-2000:]
+    assert "Traceback" not in run.stderr and "Job stats" not in run.stdout
     assert not (where / "results").exists()
+
+
+def test_a_config_override_runs_and_is_recorded_in_provenance(tmp_path: Path) -> None:
+    """`--config validate.games=2` (through g2048.study.run; Snakemake's own form is
+    `validate={games: 2}`) is applied: the job plays 2 games and its provenance record names the
+    file, its SHA-256 and the override."""
+    where = workdir(tmp_path / "override")
+    target = "results/validate/hand-classic4.csv"
+    run = subprocess.run(
+        [sys.executable, "-m", "g2048.study.run", target, "--cores", "1",
+         "--configfile", "config/smoke.yaml", "--config", "validate.games=2"],
+        cwd=where, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert len(pd.read_csv(where / target)) == 2  # the file says 6
+    record = read_json(where / "results/provenance/validate/hand-classic4.json")
+    assert record["study"] == {
+        "config_file": "config/smoke.yaml",
+        "config_sha256": file_sha256(where / "config/smoke.yaml"),
+        "config_overrides": {"validate.games": 2},
+    }
 
 
 def test_an_invalid_config_fails_before_any_job_naming_the_key(tmp_path: Path) -> None:

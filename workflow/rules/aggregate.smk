@@ -25,6 +25,8 @@ rule provenance:
     benchmark:
         "benchmarks/aggregate/provenance.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=500,
         runtime=5,
@@ -45,6 +47,8 @@ rule table_benchmark:
     benchmark:
         "benchmarks/aggregate/table_benchmark.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -67,6 +71,8 @@ rule table_methods:
     benchmark:
         "benchmarks/aggregate/table_methods.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -93,6 +99,8 @@ rule table_validation:
     benchmark:
         "benchmarks/aggregate/table_validation.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -120,6 +128,8 @@ rule table_transfer:
     benchmark:
         "benchmarks/aggregate/table_transfer.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -144,6 +154,8 @@ rule table_comparisons:
     benchmark:
         "benchmarks/aggregate/table_comparisons.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -173,6 +185,8 @@ rule table_tuning:
     benchmark:
         "benchmarks/aggregate/table_tuning.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -198,6 +212,8 @@ rule table_progress:
     benchmark:
         "benchmarks/aggregate/table_progress.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -224,6 +240,8 @@ rule claims:
     benchmark:
         "benchmarks/aggregate/claims.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -248,6 +266,8 @@ rule findings:
     benchmark:
         "benchmarks/aggregate/findings.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -271,6 +291,8 @@ rule figure_tuning:
     benchmark:
         "benchmarks/aggregate/figure_tuning.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,
@@ -298,6 +320,8 @@ rule figure_results:
     benchmark:
         "benchmarks/aggregate/figure_results.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=1000,
         runtime=5,

@@ -8,6 +8,8 @@ rule benchmark_shard:
         "logs/benchmark/{entry}/shard{shard}.log",
     benchmark:
         "benchmarks/benchmark/{entry}/shard{shard}.tsv"
+    conda:
+        ENV
     threads: shard_threads
     resources:
         mem_mb=2000,
@@ -33,6 +35,8 @@ rule benchmark_entry:
     benchmark:
         "benchmarks/benchmark/{entry}.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=500,
         runtime=5,

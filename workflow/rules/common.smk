@@ -1,12 +1,10 @@
-import os
 import sys
-from pathlib import Path
 
 import g2048
 from g2048.report import replicates
 from g2048.report.tables import budget_groups
 from g2048.study import config as study
-from g2048.study import outputs
+from g2048.study import outputs, provenance
 from g2048.study.hashes import check_results
 from g2048.study.naming import (
     candidate_name,
@@ -18,21 +16,18 @@ from g2048.study.naming import (
 from g2048.study.logs import ReportedError
 from g2048.study.signals import stop_run_on_signals
 from snakemake.logging import logger
+from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
-# Every job computes alike on every x86-64 CPU. numpy's AVX-512 exp, log and pow (Intel's SVML,
-# up to 4 ULP off) and OpenBLAS's per-CPU kernels change the last bits of CMA-ES's arithmetic
-# (the cma package's; its eigendecompositions), and so its weights: the jobs (subprocesses of
-# this process, here or on a cluster node) run numpy on its AVX2 paths, which call the C
-# library as on any CPU without AVX-512, and OpenBLAS on the kernels of every AVX2 CPU.
-CPU_FLAGS = set(
-    Path("/proc/cpuinfo").read_text().partition("flags")[2].partition("\n")[0].split()
-    if Path("/proc/cpuinfo").exists()
-    else ()
-)
-if "avx512f" in CPU_FLAGS:
-    os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", "X86_V4 AVX512_ICL AVX512_SPR")
-if "avx2" in CPU_FLAGS:
-    os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
+# Every job computes alike on every x86-64 CPU (numpy on its AVX2 paths, OpenBLAS on the kernels
+# of every AVX2 CPU): the jobs are subprocesses of this process, here or on a cluster node.
+provenance.use_portable_numerics()
+
+# Every rule's software: workflow/envs/g2048.yaml, the packages of requirements.lock (made from
+# it by `make lock`), which `--sdm conda` installs for the jobs (a path relative to the rules'
+# files). Jobs in it find the package in this checkout.
+ENV = "../envs/g2048.yaml"
+if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method:
+    provenance.add_to_python_path(workflow.basedir)
 
 # SIGINT (Ctrl-C) and SIGTERM (kill, timeout, a cluster's time limit) stop a run at once, its
 # jobs included, without a traceback, and the same command resumes it (g2048.study.signals).
@@ -47,12 +42,17 @@ onstart:
     stop_run_on_signals(logger)
 
 
-# What runs is what the Snakefile checked (its file, defaults filled in): a --config override
-# stops the run before any job, naming the key.
+# What runs is what the Snakefile checked (its file and --config overrides, defaults filled in),
+# and every job records it in its provenance (the file, its SHA-256, the overrides).
 try:
-    study.use_checked(config, CONFIG_FILE, CHECKED_CONFIG)
+    study.use_checked(config, CONFIG_FILE, CHECKED_CONFIG, OVERRIDES)
 except study.ConfigError as exc:
     sys.exit(str(exc))
+provenance.hand_to_jobs(
+    provenance.study_record(
+        CONFIG_FILE, study.flat_overrides(study.typed_overrides(OVERRIDES))
+    )
+)
 
 # Every result file a job recorded is the file it wrote (g2048.study.hashes): checked by every
 # snakemake command before anything runs, but in the job processes a cluster starts (which

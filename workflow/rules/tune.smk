@@ -10,6 +10,8 @@ rule tune:
         "benchmarks/tune/{run}/seed{seed}.tsv"
     wildcard_constraints:
         run="|".join(WEIGHT_RUNS),
+    conda:
+        ENV
     threads: config["threads"]
     resources:
         mem_mb=2000,
@@ -38,6 +40,8 @@ rule progress:
         "benchmarks/progress/{run}/seed{seed}.tsv"
     wildcard_constraints:
         run="|".join(WEIGHT_RUNS),
+    conda:
+        ENV
     # a few hundred short games: mostly the job's start, so two jobs share two cores
     threads: 1
     resources:
@@ -63,6 +67,8 @@ rule train:
         "benchmarks/tune/{run}/seed{seed}.tsv"
     wildcard_constraints:
         run="|".join(SECTION_RUNS),
+    conda:
+        ENV
     threads: lambda wildcards: study.train_threads(config, wildcards.run)
     resources:
         mem_mb=3000,
@@ -86,6 +92,8 @@ rule select:
     benchmark:
         "benchmarks/select/{run}/seed{seed}.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=500,
         runtime=5,

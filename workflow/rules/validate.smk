@@ -8,6 +8,8 @@ rule validate:
         "logs/validate/{candidate}.log",
     benchmark:
         "benchmarks/validate/{candidate}.tsv"
+    conda:
+        ENV
     threads: config["threads"]
     resources:
         mem_mb=2000,
@@ -37,6 +39,8 @@ rule test:
         "benchmarks/test/{candidate}.tsv"
     wildcard_constraints:
         candidate="|".join(TEST_SETS) or "(?!)",
+    conda:
+        ENV
     threads: config["threads"]
     resources:
         mem_mb=2000,
@@ -64,6 +68,8 @@ rule pick_tuned:
     benchmark:
         "benchmarks/select/tuned-{run}.tsv"
     localrule: True
+    conda:
+        ENV
     resources:
         mem_mb=500,
         runtime=5,
@@ -86,6 +92,8 @@ rule transfer:
         "benchmarks/transfer/{weightset}/depth{depth}.tsv"
     wildcard_constraints:
         depth=r"\d+",
+    conda:
+        ENV
     threads: config["threads"]
     resources:
         mem_mb=2000,
