@@ -7,7 +7,7 @@ TEST_ENV := $(VENV)/.test-tools
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
-.PHONY: venv lock run test test-fast test-slurm test-browser lint bench layers docs digests verify clean
+.PHONY: venv venv-cluster lock run test test-fast test-slurm test-browser lint bench layers docs digests verify clean
 
 # Two environments, each installed from a lock of exact versions and hashes (pip's hash-checking
 # mode), then the package itself without dependencies. `make venv` and `make run`: the study's
@@ -40,6 +40,9 @@ lock:
 	rm -rf .lock-venv
 
 venv: $(BIN)/activate
+
+# The study's environment with the SLURM executor plugin (profiles/slurm), from the test lock.
+venv-cluster: $(TEST_ENV)
 
 # Snakemake through g2048.study.run, which Ctrl-C or SIGTERM (kill, timeout, a time limit) stops
 # at any instant in one line, the directory unlocked: the same command resumes the run.
