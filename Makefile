@@ -7,7 +7,7 @@ TEST_ENV := $(VENV)/.test-tools
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
-.PHONY: venv venv-cluster lock run test test-fast test-slurm test-browser lint bench layers docs digests verify clean
+.PHONY: venv venv-cluster lock run test test-fast test-slurm test-browser lint bench bench-peers layers docs digests verify clean
 
 # Two environments, each installed from a lock of exact versions and hashes (pip's hash-checking
 # mode), then the package itself without dependencies. `make venv` and `make run`: the study's
@@ -80,6 +80,13 @@ lint: $(TEST_ENV)
 
 bench: $(BIN)/activate
 	$(BIN)/python -m g2048 bench
+
+# g2048's speed beside other programs, from their source: PEERS is a checkout of
+# nneonneo/2048-ai or TDL2048+, or a folder holding them. Each is built in a scratch folder and
+# run interleaved with g2048, each pair's ratio printed (tools/bench_peers.py says what is timed).
+bench-peers: $(BIN)/activate
+	$(if $(PEERS),,$(error give the peers' source: make bench-peers PEERS=path))
+	$(BIN)/python tools/bench_peers.py $(PEERS)
 
 # The package's layer graph, read off the imports (needs Graphviz's dot).
 layers: $(TEST_ENV)

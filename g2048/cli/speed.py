@@ -254,7 +254,7 @@ def search_figures(
     return tuple(figures)
 
 
-def _positions(games: int = 2, every: int = 25) -> list[np.uint64]:
+def fixed_positions(games: int = 2, every: int = 25) -> list[np.uint64]:
     """Every `every`-th position of fixed games of 3-ply expectimax (nneonneo, cutoff 1e-4)."""
     agent = AgentConfig("expectimax", depth=3, cutoff=1e-4)
     seeds = game_seeds(0, "bench-positions", games)
@@ -268,7 +268,7 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> tuple[
     (iterative deepening) and Monte Carlo: per budget the worst and the 99th-percentile time of
     a move over the budget (the call from Python included), and the mean depth reached or the
     rollouts per move."""
-    boards = _positions()
+    boards = fixed_positions()
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
     figures = []
     for name, budget in [(n, b) for n in ("expectimax", "montecarlo") for b in budgets_ms]:
@@ -313,7 +313,7 @@ def node_cost_figures(
     (1 thread), from `passes` interleaved passes over every agent: the machine's load changes
     between passes, so each agent's median and range come from the same moments. The ntuple
     evaluator plays a random `network`."""
-    boards = _positions()
+    boards = fixed_positions()
     searches = []
     for evaluator, agent in agents:
         weights = None
@@ -371,7 +371,7 @@ def _paired_passes(option: str, depths: tuple[int, ...], pairs: int) -> tuple[Pa
     """Expectimax (nneonneo, cutoff 1e-4, table 2**20) with `option` on against off, on the fixed
     positions of budget_figures, all numba's threads available: per depth the speed-up of a pass
     over the positions (median, lowest and highest of interleaved pairs) and the nodes' ratio."""
-    boards = _positions()
+    boards = fixed_positions()
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
     threads = max_threads()
     figures = []
