@@ -258,6 +258,10 @@ QUESTIONS: tuple[Question, ...] = (
 )  # fmt: skip
 
 
+_S004_HYBRID = (
+    "not run: its HybridAI plays the moves of g2048's hybrid with its rules (tests/oracles), "
+    "which takes {} a move over a game's first {} moves here: hours a game"
+)
 _S001_WEIGHTS = "not run: its program holds the final weights only (evaluate's constants)"
 PROGRAMS: dict[Row, str] = {
     _s004("expectimax", depth=1): "source004-d1",
@@ -265,8 +269,8 @@ PROGRAMS: dict[Row, str] = {
     _s004("expectimax", depth=5): "source004-d5",
     _s004("montecarlo", rollouts=100): "source004-mc100",
     _s004("montecarlo", rollouts=1000): "source004-mc1000",
-    _s004("hybrid", depth=3, rollouts=50): "source004-hybrid-d3",
-    _s004("hybrid", depth=4, rollouts=100): "source004-hybrid-d4",
+    _s004("hybrid", depth=3, rollouts=50): _S004_HYBRID.format("0.3 s", "30"),
+    _s004("hybrid", depth=4, rollouts=100): _S004_HYBRID.format("18 s", "5"),
     _s001(_FINAL, 3): "source001-d3",
     _s001(_FINAL, 4): "source001-d4",
     _s001(_FINAL, 5): "source001-d5",
@@ -292,8 +296,6 @@ PROGRAM_LABELS = {
     "source001-d5": "its choose_move at depth 5",
     "source004-mc100": "its MonteCarloAI with 100 rollouts",
     "source004-mc1000": "its MonteCarloAI with 1000 rollouts",
-    "source004-hybrid-d3": "its HybridAI at depth 3 with 50 rollouts",
-    "source004-hybrid-d4": "its HybridAI at depth 4 with 100 rollouts",
 }
 
 
