@@ -6,9 +6,9 @@ nneonneo/2048-ai's `find_best_move` is used, for any agent of AgentConfig and an
 
 A `Player` prepares its evaluator once (a network file is read once) and decides boards one
 at a time; `decide` is a Player for one board. The values are those the agent's search gives
-the root (the same calls, to the compiled kernels, that `g2048.agents.choose_move` makes; its
-move is the greatest value's, the first on ties), so on every board of a game the Player
-chooses the move the agent played there (tested). The value's unit is the evaluator's:
+the root (`g2048.agents.root_values`, which `choose_move` calls; its move is the greatest
+value's, the first on ties in the order of the agent's rules), so on every board of a game
+the Player chooses the move the agent played there (tested). The value's unit is the evaluator's:
 a heuristic's score of the board the search reaches, or for the network (and rollouts) the
 score still to come, the move's own included. A timed agent (budget_ms) searches as deep as
 this machine allows in the time, so its move can differ from run to run.
@@ -21,31 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from g2048.agents import (
-    BUDGET_MS,
-    BUDGET_NODES,
-    CUTOFF,
-    DEPTH,
-    EMPTY_THRESHOLD,
-    HYBRID,
-    MONTECARLO,
-    PARALLEL,
-    POLICY,
-    RANDOM,
-    ROLLOUTS,
-    STATS_SIZE,
-    STEP_CAP,
-    SWITCHING,
-    TABLE_BITS,
-    UPPER,
-    AgentConfig,
-    switching_row,
-)
-from g2048.agents.deepening import search_values
+from g2048.agents import RANDOM, STATS_SIZE, TABLE_BITS, AgentConfig, root_values
 from g2048.agents.expectimax import new_table
-from g2048.agents.montecarlo import montecarlo_values
+from g2048.agents.sources import RULES, first_best
 from g2048.engine.board import DIRECTIONS, encode, is_game_over
-from g2048.engine.rng import next_u64, rng_state
+from g2048.engine.rng import rng_state
 from g2048.play import agent_params, evaluator_rows
 
 __all__ = ["AgentConfig", "Decision", "GameOverError", "Player", "decide", "encode", "parse_board"]
@@ -123,28 +103,16 @@ class Player:
         b = _board(board)
         rng = rng_state(seed) if rng is None else rng
         values = self._values(b, rng)
-        best = max(range(4), key=lambda d: (values[d], -d))  # the first on ties
+        best = first_best(np.array(values), RULES.index(self.agent.rules))
         return Decision(DIRECTIONS[best], dict(zip(DIRECTIONS, map(float, values), strict=True)))
 
     def _values(self, b: np.uint64, rng: np.ndarray) -> tuple:
-        """The root's values, as choose_move computes them (its draw of the rollout base
-        first) for a tree search or Monte Carlo on one thread, with a fresh table."""
-        p, kind, (ev_kind, w, tables) = self._params, self.agent.kind, self._rows
-        mc = (0, int(p[POLICY]), int(p[STEP_CAP]), np.uint64(next_u64(rng)))
-        row = switching_row(b, int(p[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
-        ev = (ev_kind, w[row], tables[row])
-        stats = np.zeros(STATS_SIZE, dtype=np.int64)
-        budget_ms, budget_nodes, split = p[BUDGET_MS], int(p[BUDGET_NODES]), int(p[PARALLEL])
-        if kind == MONTECARLO:
-            rollouts = int(p[ROLLOUTS])
-            return montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split)
-        if kind == HYBRID:
-            mc = (int(p[ROLLOUTS]), *mc[1:])
-        table = new_table(int(p[TABLE_BITS]))
-        return search_values(
-            b, int(p[DEPTH]), p[CUTOFF], budget_ms, budget_nodes, ev, mc, table, np.int64(0),
-            stats, split, p[UPPER],
-        )  # fmt: skip
+        """The root's values, as choose_move computes them, with a fresh table."""
+        (ev_kind, w, tables), stats = self._rows, np.zeros(STATS_SIZE, dtype=np.int64)
+        table = new_table(int(self._params[TABLE_BITS]))
+        return root_values(
+            self.agent.kind, self._params, ev_kind, w, tables, b, rng, table, np.int64(0), stats
+        )
 
 
 def decide(

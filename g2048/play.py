@@ -124,6 +124,7 @@ def evaluator_rows(
     `weights`: None (the evaluator's defaults), one vector, or the agent's k rows; for the
     ntuple evaluator, a network or its file (one row, its table not copied)."""
     evaluators.check_downgrade(evaluator, agent.downgrade)
+    evaluators.check_rules(evaluator, agent.rules)
     if evaluator == evaluators.ntuple.NAME:
         if agent.weight_rows != 1:
             raise ValueError(f"agent {agent.name!r} needs a weighted heuristic, not {evaluator!r}")

@@ -11,11 +11,12 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.deepening import MAX_PLIES, search_values
-from g2048.agents.expectimax import best_move
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import POLICIES
 from g2048.agents.settings import check_settings, object_schema, setting
+from g2048.agents.sources import RULES, SOURCE001, first_best, source_values
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
+from g2048.engine.javarng import java_state
 from g2048.engine.rng import next_u64
 
 
@@ -59,7 +60,9 @@ RANDOM, GREEDY, EXPECTIMAX, MONTECARLO, HYBRID, SWITCHING = range(len(AGENTS))
     BUDGET_NODES,
     PARALLEL,
     UPPER,
-) = range(11)
+    RULE,
+) = range(12)
+SOURCE_PLAYERS = ("expectimax", "montecarlo", "hybrid")  # the players source 004's rules have
 AUTO = "auto"  # the adaptive depth (g2048.agents.deepening), DEPTH 0 in the parameter vector
 STATS_SIZE = 2 + MAX_PLIES + 1  # choose_move's stats: nodes, table hits, moves per depth reached
 # Rows of a switching agent's weights: the front's balanced point, then its extremes.
@@ -87,7 +90,9 @@ class AgentConfig:
     (g2048.agents.split; rollouts in parallel for montecarlo): the same moves as serial search,
     sooner; for a few deep games rather than many. star: Star1 pruning of chance nodes
     (expectimax, switching; Ballard 1983): the same moves from fewer nodes, given an upper bound
-    of the evaluator's values (params).
+    of the evaluator's values (params). rules: search as the project does ("g2048") or as a
+    source's program does (g2048.agents.sources: "source001", "source004"), to judge its claims
+    on its own play.
     """
 
     name: str = setting(description="Which agent plays.", label="agent", enum=list(AGENTS))
@@ -181,6 +186,16 @@ class AgentConfig:
         type="boolean",
     )
 
+    rules: str = setting(
+        "g2048",
+        description="expectimax (source001, source004), montecarlo and hybrid (source004): "
+        "search by the project's rules or as the source's own program does (dead boards valued "
+        "by the evaluator, its chance arithmetic, its order of moves, its playouts drawn from "
+        "java.util.Random; g2048.agents.sources), to judge a source's claim on its own play. "
+        "No cutoff, table, budget, parallel search or other rollout settings with a source's "
+        "rules.",
+        enum=list(RULES),
+    )
     downgrade: int = setting(
         0,
         description="ntuple evaluator: tile-downgrading (Guei, Chen & Wu 2021; TDL2048+'s -h) "
@@ -208,10 +223,37 @@ class AgentConfig:
                 f"star prunes with a bound of the evaluator's values: agent {self.name!r} "
                 "has no such leaves"
             )
+        if self.rules != RULES[0]:
+            self._check_source_rules()
         if self.parallel and self.budget_nodes and self.searches:
             raise ValueError(
                 "budget_nodes with parallel: a parallel tree search's node count depends on the "
                 "threads' timing, so a node budget would not give reproducible games"
+            )
+
+    def _check_source_rules(self) -> None:
+        """ValueError unless the source whose rules are asked for has this agent and every
+        other setting is one its program has."""
+        players = ("expectimax",) if self.rules == RULES[SOURCE001] else SOURCE_PLAYERS
+        if self.name not in players:
+            raise ValueError(
+                f"rules {self.rules!r} are for the agents {', '.join(players)}, not {self.name!r}"
+            )
+        extras = {
+            "depth": self.depth == AUTO,
+            "cutoff": self.cutoff,
+            "budget_ms": self.budget_ms,
+            "budget_nodes": self.budget_nodes,
+            "parallel": self.parallel,
+            "star": self.star,
+            "rollout_policy": self.rollout_policy != "random",
+            "step_cap": self.step_cap,
+        }
+        found = [key for key, value in extras.items() if value]
+        if found:
+            raise ValueError(
+                f"rules {self.rules!r} search as the source's program does, which has no "
+                f"{', '.join(found)} of this kind: leave {' and '.join(found)} at the default"
             )
 
     @property
@@ -276,6 +318,7 @@ class AgentConfig:
                 self.budget_nodes,
                 threads if self.parallel and threads > 1 else 0,
                 upper if self.star else np.inf,
+                RULES.index(self.rules),
             ],
             dtype=np.float64,
         )
@@ -297,34 +340,34 @@ def switching_row(b: np.uint64, empty_threshold: int) -> int:
 
 
 @njit(cache=True)
-def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats) -> int:  # noqa: ANN001
-    """The agent's direction for board b, or -1 when no move is legal."""
-    if kind == RANDOM:
-        return random_legal_move(b, rng)[0]
+def root_values(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats) -> tuple:  # noqa: ANN001
+    """Each direction's value from board b (-inf: illegal) as a deliberating agent (not
+    random) computes them; its draws come from rng (one word a decision), tt is its table."""
     rollouts = int(params[ROLLOUTS])
     mc = (0, int(params[POLICY]), int(params[STEP_CAP]), next_u64(rng))  # see rollout_state
     row = switching_row(b, int(params[EMPTY_THRESHOLD])) if kind == SWITCHING else 0
     ev = (ev_kind, weights[row], tables[row])
     budget_ms, budget_nodes = params[BUDGET_MS], int(params[BUDGET_NODES])
-    split = int(params[PARALLEL])
+    split, rules = int(params[PARALLEL]), int(params[RULE])
+    if rules:  # a source's program: its own search, its draws seeded by this decision's word
+        depth = 1 if kind == MONTECARLO else int(params[DEPTH])
+        rollouts = 0 if kind == EXPECTIMAX else rollouts
+        return source_values(b, depth, rules, rollouts, ev, java_state(mc[3]))
     if kind == MONTECARLO:
-        values = montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split)
-    else:
-        if kind == HYBRID:
-            mc = (rollouts, mc[1], mc[2], mc[3])
-        depth, cutoff = int(params[DEPTH]), params[CUTOFF]
-        values = search_values(
-            b,
-            depth,
-            cutoff,
-            budget_ms,
-            budget_nodes,
-            ev,
-            mc,
-            tt,
-            stamp,
-            stats,
-            split,
-            params[UPPER],
-        )
-    return best_move(values)
+        return montecarlo_values(b, rollouts, budget_ms, budget_nodes, mc, ev, stats, split)
+    if kind == HYBRID:
+        mc = (rollouts, mc[1], mc[2], mc[3])
+    depth, cutoff = int(params[DEPTH]), params[CUTOFF]
+    return search_values(
+        b, depth, cutoff, budget_ms, budget_nodes, ev, mc, tt, stamp, stats, split, params[UPPER]
+    )
+
+
+@njit(cache=True)
+def choose_move(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats) -> int:  # noqa: ANN001
+    """The agent's direction for board b, or -1 when no move is legal: the first best of
+    root_values in its rules' order."""
+    if kind == RANDOM:
+        return random_legal_move(b, rng)[0]
+    values = root_values(kind, params, ev_kind, weights, tables, b, rng, tt, stamp, stats)
+    return first_best(values, int(params[RULE]))

@@ -338,17 +338,6 @@ def _replaced(values, d, value) -> tuple:  # noqa: ANN001
     )
 
 
-@njit(cache=True, inline="always")
-def best_move(values) -> int:  # noqa: ANN001
-    """The direction of the greatest of a root's move values (the first on ties), -1 when every
-    move is illegal (-inf)."""
-    best, top = -1, NEG_INF
-    for d in range(4):
-        if values[d] > top:
-            best, top = d, values[d]
-    return best
-
-
 @njit(cache=True, error_model="numpy")
 def shallow_values(b, depth, kind, weights, table, stats, node_limit, deadline) -> tuple:  # noqa: ANN001
     """move_values of a search of 1 to 3 plies without rollouts or Star1, with the same values

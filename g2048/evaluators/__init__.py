@@ -74,6 +74,16 @@ def check_downgrade(name: str, downgrade: int) -> None:
         )
 
 
+def check_rules(name: str, rules: str) -> None:
+    """ValueError unless an agent searching by a source's rules (any but "g2048", see
+    g2048.agents.sources) values boards by a heuristic, as every source does."""
+    if rules != "g2048" and name == ntuple.NAME:
+        raise ValueError(
+            f"rules {rules!r} value boards as a source's program does, by a heuristic: "
+            f"not by the {ntuple.NAME!r} network"
+        )
+
+
 def upper_bound(name: str, tables: np.ndarray) -> float:
     """A bound above the values of evaluator `name` on every board, from its prepared tables
     (one row per weight vector), for Star1 pruning: nneonneo's is 8 x its row table's largest

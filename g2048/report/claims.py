@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from g2048.agents import AgentConfig
+from g2048.agents.sources import RULES
 from g2048.report.stats import ALPHA, POWER, mean_ci, median_ci, wilson_ci
 from g2048.report.tables import moves_gain, number
 
@@ -37,13 +38,18 @@ HELD, HIGHER, LOWER = "held", "higher than claimed", "lower than claimed"
 def rule(margin: float = MARGIN) -> str:
     """How the claims table's verdicts read, for the config's `claims.margin`."""
     return (
-        "How to read the verdicts. A claim is held when this study's 95% interval lies within "
+        "How to read the verdicts. Each claim is judged on the row that plays as the source's "
+        "own program does (the agent's `rules`: source001 or source004, its search as the "
+        "program's, which tests/oracles checks move for move), with at least as many games as "
+        "the claim reports; g2048's own agent on the same settings is measured beside it (`"
+        f"{VARIANT}`), not judged. A claim is held when this study's 95% interval lies within "
         f"its margin: a range claim's range, or the claimed value V +- {margin:.0%} of V (or V's "
         "own 95% error from the games the source states, where that is larger; for a rate at "
         f"least +- {RATE_FLOOR:g}); otherwise it is higher or lower than claimed when the "
         "interval lies wholly above or below V (the range), and inconclusive when it straddles "
         f"it, with the games this study would need to settle it with {POWER:.0%} power if its "
-        "measured value were true. "
+        f"measured value were true; `{TOO_FEW}` when the row has fewer games than the claim "
+        "(config/paper.yaml plays the claims' games). "
         "V's own error (`claimed`) is Wilson's interval for a rate, V +- t x sd / sqrt(n) for a "
         "mean score with the sd of this study's games (the source's is not published). A value "
         "without an interval is a point estimate and is judged by itself. Each verdict reads its "
@@ -53,11 +59,10 @@ def rule(margin: float = MARGIN) -> str:
         "methods tables' comparisons of tuning runs, read from them with their test, their "
         "Holm-adjusted interval and p-value (Holm within the family they come from, named in "
         "the note), as the findings' tuning section gives them: a side is higher or lower when "
-        f"that p-value is below {ALPHA:g}. For each claim measured higher or lower than "
-        "claimed, `source's program` says whether the source's own program, run as published "
-        "on a few games (its search in a seeded game loop of ours: "
+        f"that p-value is below {ALPHA:g}. `{PROGRAM}` says whether the source's own program, "
+        "run as published on a few games (its search in a seeded game loop of ours: "
         "tests/oracles/play_sources.py, its games in workflow/resources/source_games.csv), "
-        "reproduces the claim, judged by the same rule; or why it cannot be run."
+        "reproduces the claim, judged by the same rule; or why it is not run."
     )
 
 
@@ -82,6 +87,7 @@ class Row:
             and _weights(entry.get("weights")) == self.weights
             and entry.get("max_moves", 0) == self.max_moves
             and all(getattr(agent, key) == value for key, value in self.agent)
+            and agent.rules == dict(self.agent).get("rules", RULES[0])
         )
 
     def __str__(self) -> str:
@@ -109,7 +115,9 @@ def find_entry(entries: list[dict], row: Row) -> str | None:
 class Claim:
     """One number a source document states: `metric` of the benchmark row that plays `row` is
     about a value (`low` = `high` = the value) or in a range [low, high]; `games` the number of
-    games the source measured it on (0: not stated)."""
+    games the source measured it on (0: not stated). `row` plays as the source's program does
+    (AgentConfig.rules, where the source's search differs from g2048's); `variant` is g2048's
+    own agent on the same settings, measured beside it (None: no other)."""
 
     source: str
     text: str
@@ -118,6 +126,7 @@ class Claim:
     low: float
     high: float
     games: int = 0
+    variant: Row | None = None
 
     @property
     def value(self) -> float:
@@ -149,51 +158,76 @@ def claim_band(
     return value - half, value + half
 
 
-def about_claim(source: str, text: str, row: Row, metric: str, value: float, games: int) -> Claim:
-    """A claim that `metric` of `row` is about `value`, measured by the source on `games`."""
-    return Claim(source, text, row, metric, value, value, games)
+def about_claim(
+    source: str,
+    text: str,
+    row: Row,
+    metric: str,
+    value: float,
+    games: int,
+    variant: Row | None = None,
+) -> Claim:
+    """A claim that `metric` of `row` is about `value`, measured by the source on `games`; a
+    row with a source's rules has g2048's own agent as its variant: `variant`, by default the
+    row without the rules."""
+    agent = dict(row.agent)
+    if variant is None and agent.pop("rules", RULES[0]) != RULES[0]:
+        variant = Row(row.evaluator, tuple(agent.items()), row.weights, row.max_moves)
+    return Claim(source, text, row, metric, value, value, games, variant)
 
 
-def _source004(row: Row, label: str, score: float, reach: float) -> list[Claim]:
+def _source004(
+    row: Row, label: str, score: float, reach: float, variant: Row | None = None
+) -> list[Claim]:
     src = "source 004, table 5.3 (1000 games)"
     return [
-        about_claim(src, f"{label}: mean score ~{score:,.0f}", row, "score_mean", score, 1000),
+        about_claim(src, f"{label}: mean score ~{score:,.0f}", row, "score_mean", score, 1000,
+                    variant),
         about_claim(src, f"{label}: reaches 2048 in ~{reach:.0%}", row, "reach_2048", reach,
-                    1000),
+                    1000, variant),
     ]  # fmt: skip
+
+
+def _s004(name: str, **agent: object) -> Row:
+    """A row of source 004's program: its player `name` with its rules and evaluator."""
+    return about("ovolve", name=name, **agent, rules="source004")
+
+
+def _s001(weights: tuple[float, ...], depth: int) -> Row:
+    """A row of source 001's program: its expectimax at `depth` with `weights`."""
+    return about("classic4", weights, name="expectimax", depth=depth, rules="source001")
 
 
 _FINAL = (2.7, 1.0, 0.1, 2.0)  # source 001's final classic4 weights
 _S001_50, _S001_30 = "source 001, 4.1 (50 games)", "source 001, 4.1 (30 games)"
 CLAIMS: tuple[Claim, ...] = (
     *_source004(about("ovolve", name="random"), "random", 1200, 0.0),
-    *_source004(about("ovolve", name="greedy"), "greedy (1 ply)", 5000, 0.05),
-    *_source004(about("ovolve", name="expectimax", depth=3), "expectimax depth 3", 18000, 0.40),
-    *_source004(about("ovolve", name="expectimax", depth=5), "expectimax depth 5", 35000, 0.70),
-    *_source004(about("ovolve", name="montecarlo", rollouts=100), "Monte Carlo 100 rollouts",
-              12000, 0.20),
-    *_source004(about("ovolve", name="montecarlo", rollouts=1000), "Monte Carlo 1000 rollouts",
-              25000, 0.55),
-    *_source004(about("ovolve", name="hybrid", depth=3), "hybrid depth 3 + 50 rollouts",
-              30000, 0.60),
-    *_source004(about("ovolve", name="hybrid", depth=4), "hybrid depth 4 + 100 rollouts",
-              45000, 0.80),
+    *_source004(_s004("expectimax", depth=1), "greedy (1 ply)", 5000, 0.05,
+                about("ovolve", name="greedy")),
+    *_source004(_s004("expectimax", depth=3), "expectimax depth 3", 18000, 0.40),
+    *_source004(_s004("expectimax", depth=5), "expectimax depth 5", 35000, 0.70),
+    *_source004(_s004("montecarlo", rollouts=100), "Monte Carlo 100 rollouts", 12000, 0.20,
+                about("ovolve", name="montecarlo", rollouts=100)),
+    *_source004(_s004("montecarlo", rollouts=1000), "Monte Carlo 1000 rollouts", 25000, 0.55,
+                about("ovolve", name="montecarlo", rollouts=1000)),
+    *_source004(_s004("hybrid", depth=3, rollouts=50), "hybrid depth 3 + 50 rollouts", 30000,
+                0.60, about("ovolve", name="hybrid", depth=3)),
+    *_source004(_s004("hybrid", depth=4, rollouts=100), "hybrid depth 4 + 100 rollouts", 45000,
+                0.80, about("ovolve", name="hybrid", depth=4)),
     about_claim(_S001_50, "weights 1/1/0.1/0 at depth 4: 0 of 50 reach 8192",
-                about("classic4", (1.0, 1.0, 0.1, 0.0), name="expectimax", depth=4),
-                "reach_8192", 0.0, 50),
+                _s001((1.0, 1.0, 0.1, 0.0), 4), "reach_8192", 0.0, 50),
     about_claim(_S001_50, "weights 2.7/1/0.1/2 at depth 4: 11 of 50 reach 8192",
-                about("classic4", _FINAL, name="expectimax", depth=4), "reach_8192", 11 / 50, 50),
+                _s001(_FINAL, 4), "reach_8192", 11 / 50, 50),
     about_claim(_S001_50, "weights 4/1/0.3/1 at depth 4: 2 of 50 reach 8192",
-                about("classic4", (4.0, 1.0, 0.3, 1.0), name="expectimax", depth=4),
-                "reach_8192", 2 / 50, 50),
+                _s001((4.0, 1.0, 0.3, 1.0), 4), "reach_8192", 2 / 50, 50),
     about_claim(_S001_30, "final weights, depth 3: 72% reach 4096",
-                about("classic4", _FINAL, name="expectimax", depth=3), "reach_4096", 0.72, 30),
+                _s001(_FINAL, 3), "reach_4096", 0.72, 30),
     about_claim(_S001_30, "final weights, depth 4: 100% reach 4096",
-                about("classic4", _FINAL, name="expectimax", depth=4), "reach_4096", 1.0, 30),
+                _s001(_FINAL, 4), "reach_4096", 1.0, 30),
     about_claim(_S001_30, "final weights, depth 4: 23% reach 8192",
-                about("classic4", _FINAL, name="expectimax", depth=4), "reach_8192", 0.23, 30),
+                _s001(_FINAL, 4), "reach_8192", 0.23, 30),
     about_claim(_S001_30, "final weights, depth 5: 37% reach 8192",
-                about("classic4", _FINAL, name="expectimax", depth=5), "reach_8192", 0.37, 30),
+                _s001(_FINAL, 5), "reach_8192", 0.37, 30),
     Claim("source 003, 五", "greedy with CEM-tuned weights, 800 moves: max tile 1024-2048",
           about("cem8", "tuned:cem", 800, name="greedy"), "max_tile_median", 1024, 2048),
     Claim("source 000, 五",
@@ -224,24 +258,24 @@ QUESTIONS: tuple[Question, ...] = (
 )  # fmt: skip
 
 
-_S004_UNTRANSCRIBED = (
-    "not run: its {} is published but not transcribed under tests/oracles (only Game2048, "
-    "BoardEncoder and ExpectimaxAI are)"
+_S004_HYBRID = (
+    "not run: its HybridAI plays the moves of g2048's hybrid with its rules (tests/oracles), "
+    "which takes {} a move over a game's first {} moves here: hours a game"
 )
 _S001_WEIGHTS = "not run: its program holds the final weights only (evaluate's constants)"
 PROGRAMS: dict[Row, str] = {
-    about("ovolve", name="greedy"): "source004-d1",
-    about("ovolve", name="expectimax", depth=3): "source004-d3",
-    about("ovolve", name="expectimax", depth=5): "source004-d5",
-    about("ovolve", name="montecarlo", rollouts=100): _S004_UNTRANSCRIBED.format("MonteCarloAI"),
-    about("ovolve", name="montecarlo", rollouts=1000): _S004_UNTRANSCRIBED.format("MonteCarloAI"),
-    about("ovolve", name="hybrid", depth=3): _S004_UNTRANSCRIBED.format("HybridAI"),
-    about("ovolve", name="hybrid", depth=4): _S004_UNTRANSCRIBED.format("HybridAI"),
-    about("classic4", _FINAL, name="expectimax", depth=3): "source001-d3",
-    about("classic4", _FINAL, name="expectimax", depth=4): "source001-d4",
-    about("classic4", _FINAL, name="expectimax", depth=5): "source001-d5",
-    about("classic4", (1.0, 1.0, 0.1, 0.0), name="expectimax", depth=4): _S001_WEIGHTS,
-    about("classic4", (4.0, 1.0, 0.3, 1.0), name="expectimax", depth=4): _S001_WEIGHTS,
+    _s004("expectimax", depth=1): "source004-d1",
+    _s004("expectimax", depth=3): "source004-d3",
+    _s004("expectimax", depth=5): "source004-d5",
+    _s004("montecarlo", rollouts=100): "source004-mc100",
+    _s004("montecarlo", rollouts=1000): "source004-mc1000",
+    _s004("hybrid", depth=3, rollouts=50): _S004_HYBRID.format("0.3 s", "30"),
+    _s004("hybrid", depth=4, rollouts=100): _S004_HYBRID.format("18 s", "5"),
+    _s001(_FINAL, 3): "source001-d3",
+    _s001(_FINAL, 4): "source001-d4",
+    _s001(_FINAL, 5): "source001-d5",
+    _s001((1.0, 1.0, 0.1, 0.0), 4): _S001_WEIGHTS,
+    _s001((4.0, 1.0, 0.3, 1.0), 4): _S001_WEIGHTS,
     about("cem8", "tuned:cem", 800, name="greedy"): (
         "not run: its Train does not compile as published (it assigns CrossEntropyTuner's "
         "private mu), and the weights it tuned are not published"
@@ -260,6 +294,8 @@ PROGRAM_LABELS = {
     "source001-d3": "its choose_move at depth 3",
     "source001-d4": "its choose_move at depth 4",
     "source001-d5": "its choose_move at depth 5",
+    "source004-mc100": "its MonteCarloAI with 100 rollouts",
+    "source004-mc1000": "its MonteCarloAI with 1000 rollouts",
 }
 
 
@@ -465,7 +501,8 @@ def _game_sd(measured: tuple[float, float, float], games: int) -> float:
 COLUMNS = ["source", "claim", "margin", "claimed (95% CI)", "measured (95% CI)",
            "verdict", "note", "timed"]  # fmt: skip
 PROGRAM = "source's program"
-FAILED = (HIGHER, LOWER)
+VARIANT = "g2048's variant (95% CI)"
+TOO_FEW = "too few games"
 
 
 def claims_table(
@@ -478,27 +515,30 @@ def claims_table(
     margin: float = MARGIN,
 ) -> pd.DataFrame:
     """Every claim beside its margin (`claim_band` at the config's `margin`), its own interval
-    (from the source's games), the measured value and its verdict (`rule`), and, where it was
-    measured higher or lower than claimed, what the source's own program gives on its
-    `source_games` (`program_verdict`); then every question answered from the `methods` and
-    `pairs` tables. Each claim's row is the benchmark entry (of the config's `entries`) that
-    plays what the claim is about; an entry's `note` marks it played with settings other than
-    the claim's, so not comparable; `timed` marks claims measured on games under a time budget
-    (reproducible only up to timing)."""
+    (from the source's games), the measured value and its verdict (`rule`; TOO_FEW on a row of
+    fewer games than the claim's), g2048's variant measured beside it, and what the source's
+    own program gives on its `source_games` (`program_verdict`); then every question answered
+    from the `methods` and `pairs` tables. Each claim's row is the benchmark entry (of the
+    config's `entries`) that plays what the claim is about; an entry's `note` marks it played
+    with settings other than the claim's, so not comparable; `timed` marks claims measured on
+    games under a time budget (reproducible only up to timing)."""
     notes = {e["name"]: e["note"] for e in entries if e.get("note")}
     sizes = {e["name"]: int(e.get("games", 0)) for e in entries}
     timed = set(table.name[table.timed])
-    rows, programs = [], []
+    rows, programs, variants = [], [], []
     if source_games is None:
         source_games = pd.DataFrame(columns=["program", "score", "max_tile"])
     for claim in CLAIMS:
+        programs.append(program_verdict(claim, source_games, margin))
+        variant = None if claim.variant is None else find_entry(entries, claim.variant)
+        beside = None if variant is None else measured_interval(table, variant, claim.metric)
+        variants.append("" if beside is None else f"{_measured(*beside)}, {variant}")
         entry = find_entry(entries, claim.row)
         measured = None if entry is None else measured_interval(table, entry, claim.metric, extra)
         if measured is None:
             missing = f"the study has no {claim.metric} of {claim.row}"
             rows.append((claim.source, claim.text, _band(claim_band(claim, margin)), "", "",
                          "not comparable", missing, False))  # fmt: skip
-            programs.append("")
             continue
         games = sizes.get(entry, 0)
         mean = claim.metric == "score_mean"
@@ -506,14 +546,17 @@ def claims_table(
         band = claim_band(claim, margin, own)
         stated = _measured(claim.value, *own) if claim.games and own[0] != own[1] else ""
         result = "not comparable" if entry in notes else judge(measured, claim, games, band)
+        if entry not in notes and games < claim.games:
+            result = f"{TOO_FEW}: {games:,} of the claim's {claim.games:,}"
         rows.append((claim.source, claim.text, _band(band), stated, _measured(*measured),
                      result, notes.get(entry, ""), entry in timed))  # fmt: skip
-        programs.append(program_verdict(claim, source_games, margin) if result in FAILED else "")
     empty = pd.DataFrame(columns=["run", "holm_pvalue"])
     questions = question_rows(methods if methods is not None else empty,
                               pairs if pairs is not None else empty)  # fmt: skip
     out = pd.DataFrame(rows + questions, columns=COLUMNS)
-    out.insert(COLUMNS.index("note"), PROGRAM, programs + [""] * len(questions))
+    blank = [""] * len(questions)
+    out.insert(COLUMNS.index("verdict") + 1, VARIANT, variants + blank)
+    out.insert(COLUMNS.index("verdict") + 1, PROGRAM, programs + blank)
     return out
 
 

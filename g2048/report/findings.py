@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from g2048.report.claims import TOO_FEW
 from g2048.report.convergence import FLATTENED, IMPROVING, NOISE_FACTOR
 from g2048.report.published import published_context
 from g2048.report.replicates import (
@@ -479,12 +480,13 @@ def _leader_against_runner_up(r: pd.Series) -> str:
 
 
 def claim_findings(claims: pd.DataFrame) -> list[str]:
-    """The claims' verdicts counted, and those measured above or below their claim named."""
+    """The claims' verdicts counted (each claim's one verdict, on the row that plays as the
+    source's program does), and those measured above or below their claim named."""
     judged = claims[~claims["margin"].str.startswith("question:")]
-    kinds = judged.verdict.where(~judged.verdict.str.startswith("inconclusive"), "inconclusive")
+    kinds = judged.verdict.str.split(":").str[0]
     counts = kinds.value_counts()
     order = ("held", "higher than claimed", "lower than claimed", "inconclusive")
-    parts = [f"{counts.get(v, 0)} {v}" for v in (*order, "not comparable")]
+    parts = [f"{counts.get(v, 0)} {v}" for v in (*order, TOO_FEW, "not comparable")]
     failed = judged[judged.verdict.isin(order[1:3])]
     measured = failed["measured (95% CI)"]
     names = "; ".join(
@@ -493,7 +495,8 @@ def claim_findings(claims: pd.DataFrame) -> list[str]:
     )
     return [
         f"Of the source documents' {len(judged)} claims, " + ", ".join(parts) + " (held: the "
-        "measured interval within the claim's margin; the rule at the top of the claims table)"
+        "measured interval within the claim's margin, on the source's own play; "
+        f"{TOO_FEW}: fewer games than the claim's; the rule at the top of the claims table)"
         + (f". Off the claim: {names}." if names else ".")
     ]
 

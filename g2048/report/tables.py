@@ -12,6 +12,7 @@ import pandas as pd
 
 from g2048.agents import AUTO, MONTECARLO, AgentConfig
 from g2048.agents.rollout import POLICIES, RANDOM_POLICY
+from g2048.agents.sources import RULES
 from g2048.report.stats import (
     ALPHA,
     THRESHOLDS,
@@ -48,7 +49,7 @@ def summary_row(df: pd.DataFrame) -> dict[str, float]:
 
 def describe_agent(agent: dict) -> str:
     """A short label of an agent's settings, e.g. 'expectimax d3 cutoff 0.0001', 'expectimax
-    to d9 10 ms/move', 'montecarlo 1 ms/move'."""
+    to d9 10 ms/move', 'montecarlo 1 ms/move', "expectimax d3 by source004's rules"."""
     a = AgentConfig(**agent)
     parts = [a.name]
     if a.searches:
@@ -70,6 +71,8 @@ def describe_agent(agent: dict) -> str:
         parts.append(f"{a.budget_nodes} nodes/move")
     if a.downgrade:
         parts.append(f"downgrade {a.downgrade}")
+    if a.rules != RULES[0]:
+        parts.append(f"by {a.rules}'s rules")
     return " ".join(parts)
 
 

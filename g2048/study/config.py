@@ -7,7 +7,7 @@ import copy
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import yaml
 
 from g2048.agents import EXPECTIMAX, AgentConfig, agent_schema
 from g2048.agents.settings import SettingError
-from g2048.evaluators import check_bounded, check_downgrade, check_weights
+from g2048.evaluators import check_bounded, check_downgrade, check_rules, check_weights
 from g2048.study.methods import (
     Method,
     add_to_schema,
@@ -530,9 +530,9 @@ def _check_run(key: str, run: dict) -> None:
         _fail(f"{key}.agent.name", "switching cannot be tuned (it takes a front)")
     if run["evaluator"] == NETWORK_EVALUATOR:
         _fail(f"{key}.evaluator", "ntuple networks are trained by tune.td")
-    _check_downgrade(f"{key}.agent.downgrade", run["evaluator"], agent.downgrade)
+    _check(f"{key}.agent.downgrade", check_downgrade, run["evaluator"], agent.downgrade)
     if agent.star:
-        _check_bounded(f"{key}.agent.star", run["evaluator"])
+        _check(f"{key}.agent.star", check_bounded, run["evaluator"])
 
 
 def _check_budgets(runs: list[dict], selection: dict) -> None:
@@ -574,16 +574,10 @@ def _check_budgets(runs: list[dict], selection: dict) -> None:
             )
 
 
-def _check_bounded(key: str, evaluator: str) -> None:
+def _check(key: str, check: Callable[..., None], *args: object) -> None:
+    """check(*args), its ValueError refused under `key`."""
     try:
-        check_bounded(evaluator)
-    except ValueError as exc:
-        _fail(key, str(exc))
-
-
-def _check_downgrade(key: str, evaluator: str, downgrade: int) -> None:
-    try:
-        check_downgrade(evaluator, downgrade)
+        check(*args)
     except ValueError as exc:
         _fail(key, str(exc))
 
@@ -629,8 +623,9 @@ def _check_semantics(config: dict) -> None:
         agent = _agent(f"{key}.agent", entry["agent"])
         switching = agent.weight_rows > 1
         if agent.star:
-            _check_bounded(f"{key}.agent.star", entry["evaluator"])
-        _check_downgrade(f"{key}.agent.downgrade", entry["evaluator"], agent.downgrade)
+            _check(f"{key}.agent.star", check_bounded, entry["evaluator"])
+        _check(f"{key}.agent.downgrade", check_downgrade, entry["evaluator"], agent.downgrade)
+        _check(f"{key}.agent.rules", check_rules, entry["evaluator"], agent.rules)
         if spec is not None:
             if spec.run not in runs:
                 _fail(f"{key}.weights", f"{weights}: no tuning run {spec.run!r} (runs: {runs})")

@@ -6,6 +6,7 @@ import pytest
 from searches import NO_ROLLOUTS, played_boards, serial_values
 
 from g2048 import evaluators
+from g2048.agents import UPPER as UPPER_INDEX
 from g2048.agents import AgentConfig
 from g2048.agents.expectimax import new_table
 from g2048.agents.split import split_move_values
@@ -81,4 +82,4 @@ def test_star_settings_are_checked() -> None:
         AgentConfig("expectimax", star="yes")
     with pytest.raises(ValueError, match="known for nneonneo, not 'ovolve'"):
         play_games(AgentConfig("expectimax", star=True), game_seeds(0, "star", 1), "ovolve")
-    assert AgentConfig("expectimax").params(1, UPPER)[-1] == np.inf  # star off: no bound
+    assert AgentConfig("expectimax").params(1, UPPER)[UPPER_INDEX] == np.inf  # star off: no bound

@@ -8,7 +8,8 @@ not part of the tests):
 
 Each program is the source's search as published, driven by a game loop of ours that draws its
 tiles from a seeded generator (the sources publish none that can be seeded): source 004's
-ExpectimaxAI through source004/Play.java (its own Game2048 with a seeded Random), source
+ExpectimaxAI, MonteCarloAI and HybridAI through source004/Play.java (its own Game2048 with a
+seeded Random; the Monte Carlo players' draws from Seeded.RANDOM), source
 001's choose_move (source001.py) through `play_source001` below (its board of tile values,
 spawns 2 w.p. 0.9 else 4 on a uniform empty cell, from random.Random(seed)). Every row of the
 file names the command that made it. The programs the claims table names but cannot run are
@@ -33,14 +34,17 @@ HERE = Path(__file__).parent
 OUT = HERE.parents[1] / "workflow" / "resources" / "source_games.csv"
 FIELDS = ["program", "seed", "score", "max_tile", "moves", "command"]
 
-# program name (as g2048.report.claims.PROGRAMS names it) -> (source, depth, games)
+# program name (as g2048.report.claims.PROGRAMS names it) -> (source, depth, games, source
+# 004's player and its rollouts)
 PROGRAMS = {
-    "source004-d1": ("004", 1, 100),
-    "source004-d3": ("004", 3, 50),
-    "source004-d5": ("004", 5, 20),
-    "source001-d3": ("001", 3, 50),
-    "source001-d4": ("001", 4, 20),
-    "source001-d5": ("001", 5, 10),
+    "source004-d1": ("004", 1, 100, "expectimax", 0),
+    "source004-d3": ("004", 3, 50, "expectimax", 0),
+    "source004-d5": ("004", 5, 20, "expectimax", 0),
+    "source004-mc100": ("004", 1, 30, "mc", 100),
+    "source004-mc1000": ("004", 1, 2, "mc", 1000),
+    "source001-d3": ("001", 3, 50, "", 0),
+    "source001-d4": ("001", 4, 20, "", 0),
+    "source001-d5": ("001", 5, 10, "", 0),
 }
 FIRST_SEED = 1
 
@@ -92,12 +96,13 @@ def play_source001(depth: int, seed: int) -> tuple[int, int, int, int]:
 
 def run(name: str, classes: Path | None) -> list[dict]:
     """The games of one program, each as a row of the file."""
-    source, depth, games = PROGRAMS[name]
+    source, depth, games, player, rollouts = PROGRAMS[name]
     command = f"python tests/oracles/play_sources.py --only {name}"
     seeds = range(FIRST_SEED, FIRST_SEED + games)
     if source == "004":
         out = subprocess.run(
-            ["java", "-cp", str(classes), "Play", str(depth), str(games), str(FIRST_SEED)],
+            ["java", "-cp", str(classes), "Play", str(depth), str(games), str(FIRST_SEED),
+             player, str(rollouts)],
             capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
         results = [tuple(int(v) for v in line.split()) for line in out.splitlines()]

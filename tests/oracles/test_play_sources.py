@@ -26,7 +26,7 @@ def test_the_file_holds_each_programs_games_and_the_command_that_made_them() -> 
     rows = committed()
     named = {p for p in PROGRAMS.values() if not p.startswith("not run: ")}
     assert named == set(play_sources.PROGRAMS) == {r["program"] for r in rows}
-    for name, (_, _, games) in play_sources.PROGRAMS.items():
+    for name, (_, _, games, _, _) in play_sources.PROGRAMS.items():
         mine = [r for r in rows if r["program"] == name]
         assert [int(r["seed"]) for r in mine] == list(range(1, games + 1))
         assert {r["command"] for r in mine} == {

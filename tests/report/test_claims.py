@@ -15,6 +15,7 @@ from g2048.report.claims import (
     PROGRAM_LABELS,
     PROGRAMS,
     QUESTIONS,
+    VARIANT,
     Claim,
     about,
     about_claim,
@@ -30,7 +31,9 @@ from g2048.report.claims import (
 )
 from g2048.report.stats import wilson_ci
 
-RANDOM = {"name": "plain-random", "agent": {"name": "random"}, "evaluator": "ovolve", "games": 4}
+RANDOM = {"name": "plain-random", "agent": {"name": "random"}, "evaluator": "ovolve", "games": 1000}
+S004_D1 = {"name": "s-d1", "agent": {"name": "expectimax", "depth": 1, "rules": "source004"},
+           "evaluator": "ovolve", "games": 1000}  # fmt: skip
 GREEDY = {"name": "one-ply", "agent": {"name": "greedy"}, "evaluator": "ovolve", "games": 4}
 
 
@@ -133,26 +136,60 @@ def test_claims_table_marks_missing_and_noted_rows() -> None:
         [{"name": "plain-random", "score_mean": 1000.0, "score_low": 900.0, "score_high": 1100.0,
           "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01, "timed": False},
          {"name": "one-ply", "score_mean": 5000.0, "score_low": 4900.0, "score_high": 5100.0,
+          "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01, "timed": False},
+         {"name": "s-d1", "score_mean": 4000.0, "score_low": 3900.0, "score_high": 4100.0,
           "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01, "timed": False}]
     )  # fmt: skip
-    entries = [RANDOM, GREEDY | {"note": "other settings"}]
+    entries = [RANDOM, GREEDY, S004_D1 | {"note": "other settings"}]
     out = claims_table(table, entries).set_index("claim")
     assert len(out) == len(CLAIMS) + len(QUESTIONS)
-    # 4 games, wholly below the claim and outside its margin (10%: the source's own error
-    # from its 1 000 games, its sd taken as ours, is smaller)
+    # wholly below the claim and outside its margin (10%: the source's own error from its
+    # 1 000 games, its sd taken as ours, is smaller)
     assert out.loc["random: mean score ~1,200", "verdict"] == "lower than claimed"
     assert out.loc["random: mean score ~1,200", "claimed (95% CI)"].startswith("1,200 [")
     assert out.loc["random: mean score ~1,200", "measured (95% CI)"] == "1,000 [900, 1,100]"
     assert out.loc["random: mean score ~1,200", "margin"] == "1,080 to 1,320"
     assert out.loc["random: reaches 2048 in ~0%", "measured (95% CI)"] == "0 [0, 0.01]"
     assert out.loc["random: reaches 2048 in ~0%", "verdict"] == "held"
-    assert out.loc["greedy (1 ply): mean score ~5,000", "verdict"] == "not comparable"
-    assert out.loc["greedy (1 ply): mean score ~5,000", "note"] == "other settings"
+    greedy = out.loc["greedy (1 ply): mean score ~5,000"]
+    assert greedy.verdict == "not comparable" and greedy.note == "other settings"
+    assert greedy[VARIANT] == "5,000 [4,900, 5,100], one-ply"  # g2048's greedy, not judged
     assert out.loc["expectimax depth 3: mean score ~18,000", "verdict"] == "not comparable"
+    assert out.loc["expectimax depth 3: mean score ~18,000", VARIANT] == ""  # not played
     assert not out["timed"].any()
     timed = claims_table(table.assign(timed=True), [RANDOM]).set_index("claim")
     assert timed.loc["random: mean score ~1,200", "timed"]
     assert not timed.loc["greedy (1 ply): mean score ~5,000", "timed"]
+
+
+def test_a_claim_is_judged_only_on_as_many_games_as_the_source_played() -> None:
+    """Source 004's table reports 1 000 games a row: a row of its program with 999 is not
+    judged, however far from the claim it lies."""
+    table = pd.DataFrame(
+        [{"name": "s-d1", "score_mean": 100.0, "score_low": 90.0, "score_high": 110.0,
+          "reach_2048": 0.0, "reach_2048_low": 0.0, "reach_2048_high": 0.01, "timed": False}]
+    )  # fmt: skip
+    out = claims_table(table, [S004_D1 | {"games": 999}]).set_index("claim")
+    assert out.loc["greedy (1 ply): mean score ~5,000", "verdict"] == (
+        "too few games: 999 of the claim's 1,000"
+    )
+    judged = claims_table(table, [S004_D1]).set_index("claim")
+    assert judged.loc["greedy (1 ply): mean score ~5,000", "verdict"] == "lower than claimed"
+
+
+def test_claims_are_judged_on_the_sources_rules_and_g2048s_agent_is_measured_beside() -> None:
+    """A claim's row plays by its source's rules (source 001's and 004's search claims); the
+    row without them is g2048's variant, and an entry of g2048's rules is never the claim's."""
+    for c in CLAIMS:
+        rules = dict(c.row.agent).get("rules")
+        if c.source.startswith(("source 001", "source 004")) and c.variant is not None:
+            assert rules == "source" + c.source[7:10]
+    d3 = claim("expectimax depth 3: mean score ~18,000")
+    g2048 = {"name": "ours", "agent": {"name": "expectimax", "depth": 3}, "evaluator": "ovolve"}
+    theirs = g2048 | {"name": "theirs", "agent": g2048["agent"] | {"rules": "source004"}}
+    assert find_entry([g2048, theirs], d3.row) == "theirs"
+    assert find_entry([g2048, theirs], d3.variant) == "ours"
+    assert find_entry([theirs], d3.variant) is None
 
 
 def test_the_median_max_tile_claim_reads_the_games_with_an_order_statistic_interval() -> None:
@@ -234,12 +271,12 @@ def test_a_failed_claim_is_judged_on_the_source_programs_own_games() -> None:
     )
     assert program_verdict(mean, scores.iloc[:0]).startswith("not run: source004-d3 has no")
     mc = claim("Monte Carlo 100 rollouts: mean score ~12,000")
-    assert program_verdict(mc, scores).startswith("not run: its MonteCarloAI is published")
+    assert program_verdict(mc, scores).startswith("not run: source004-mc100 has no games")
 
 
 def test_every_claim_names_its_sources_program_or_why_none_runs() -> None:
     """Every claim's row but the random player's (no program of its source plays it) is in
-    PROGRAMS, each program with a label; only failed claims are checked against it."""
+    PROGRAMS, each program with a label; every claim is checked against it."""
     rows = {c.row for c in CLAIMS} - {about("ovolve", name="random")}
     assert rows <= set(PROGRAMS)
     names = {p for p in PROGRAMS.values() if not p.startswith("not run: ")}
@@ -248,8 +285,8 @@ def test_every_claim_names_its_sources_program_or_why_none_runs() -> None:
         [{"name": "d3", "score_mean": 5000.0, "score_low": 4900.0, "score_high": 5100.0,
           "reach_2048": 0.05, "reach_2048_low": 0.04, "reach_2048_high": 0.06, "timed": False}]
     )  # fmt: skip
-    entries = [{"name": "d3", "agent": {"name": "expectimax", "depth": 3}, "evaluator": "ovolve",
-                "games": 1000}]  # fmt: skip
+    entries = [{"name": "d3", "agent": {"name": "expectimax", "depth": 3, "rules": "source004"},
+                "evaluator": "ovolve", "games": 1000}]  # fmt: skip
     played = pd.DataFrame({"program": "source004-d3", "score": [5000.0, 6000.0] * 5,
                            "max_tile": 512})  # fmt: skip
     out = claims_table(table, entries, source_games=played).set_index("claim")
@@ -257,5 +294,7 @@ def test_every_claim_names_its_sources_program_or_why_none_runs() -> None:
     row = out.loc["expectimax depth 3: mean score ~18,000"]
     assert row.verdict == "lower than claimed"
     assert row[PROGRAM].startswith("its ExpectimaxAI at depth 3, 10 games: 5,500 [")
-    assert out.loc["random: mean score ~1,200", PROGRAM] == ""  # not comparable: no program
+    assert out.loc["random: mean score ~1,200", PROGRAM] == (
+        "not run: no program of the source plays this row"
+    )
     assert (out.loc[[q.text for q in QUESTIONS], PROGRAM] == "").all()

@@ -284,22 +284,22 @@ def test_transfer_findings_order_the_leaders_only_where_their_test_does() -> Non
 def test_claim_findings_count_the_verdicts_and_name_the_failures() -> None:
     claims = pd.DataFrame(
         {
-            "claim": ["x ~5%", "y ~1,000", "z ~2", "w ~3", "v ~9", "u", "q"],
+            "claim": ["x ~5%", "y ~1,000", "z ~2", "w ~3", "v ~9", "u", "t ~4", "q"],
             "margin": ["0.03 to 0.07", "750 to 1,250", "1.5 to 2.5", "2 to 4", "7 to 11",
-                               "1 to 2", "question: a - b"],
+                               "1 to 2", "3 to 5", "question: a - b"],
             "measured (95% CI)": ["0 [0, 0.004]", "900 [800, 1,000]", "2 [1, 3]", "5 [4.5, 6]",
-                                  "9 [1, 20]", "", "1 [0, 2]"],
+                                  "9 [1, 20]", "", "9 [8, 10]", "1 [0, 2]"],
             "verdict": ["lower than claimed", "held", "inconclusive: needs 800 games",
                         "higher than claimed",
                         "inconclusive: no number of games settles it at this estimate",
-                        "not comparable", "a higher"],
+                        "not comparable", "too few games: 20 of the claim's 1,000", "a higher"],
         }
     )  # fmt: skip
     (found,) = claim_findings(claims)
     assert found.startswith(
-        "Of the source documents' 6 claims, 1 held, 1 higher than claimed, 1 lower than "
-        "claimed, 2 inconclusive, 1 not comparable"
-    )  # the question is not a claim
+        "Of the source documents' 7 claims, 1 held, 1 higher than claimed, 1 lower than "
+        "claimed, 2 inconclusive, 1 too few games, 1 not comparable"
+    )  # the question is not a claim; t, far above its claim on too few games, is not named
     assert found.endswith(
         "Off the claim: x ~5% (measured 0 [0, 0.004]: lower than claimed); w ~3 (measured "
         "5 [4.5, 6]: higher than claimed)."

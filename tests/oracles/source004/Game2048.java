@@ -1,6 +1,7 @@
 // Source 004 (seeds/004_03293983111fb9a2.txt), lines 52-305, transcribed as published: the
 // post's prose between its members is left out where marked. Added: the import (the post
-// shows none; the class uses Random, List and ArrayList).
+// shows none; the class uses Random, List and ArrayList). Repaired, where marked: a board copy's
+// unseeded Random is Seeded.RANDOM, which a harness can seed (only playouts draw from copies).
 import java.util.*;
 
 /**
@@ -32,7 +33,7 @@ class Game2048 {
             System.arraycopy(board[i], 0, this.board[i], 0, SIZE);
         }
         this.score = score;
-        this.random = new Random();
+        this.random = Seeded.RANDOM;  // repaired: was new Random(), unseedable
     }
 
     /**
