@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -90,21 +91,36 @@ def compile_java(folder: Path, out: Path) -> Path:
 
 
 def run_java(
-    classes: Path, main: str, args: list[str], lines: list[str]
+    classes: Path, main: str, args: list[str], lines: list[str], processes: int = 1
 ) -> list[tuple[np.ndarray, int]]:
-    """One run of a source's harness `main`, fed `lines` on its input: for each line the
-    direction it chose and its values of the four moves (each output line reads "move v0 v1 v2
-    v3")."""
-    run = subprocess.run(
-        ["java", "-cp", str(classes), main, *args],
-        input="".join(line + "\n" for line in lines),
-        capture_output=True,
-        text=True,
-    )
-    assert run.returncode == 0, run.stderr
-    out = [line.split() for line in run.stdout.splitlines()]
-    assert len(out) == len(lines)
-    return [(np.array([float(v) for v in values]), int(move)) for move, *values in out]
+    """A source's harness `main`, fed `lines` on its input (split over `processes` JVMs run at
+    once, each line answered on its own): for each line the direction it chose and its values
+    of the four moves (each output line reads "move v0 v1 v2 v3")."""
+    size = -(-len(lines) // processes)
+    chunks = [lines[i : i + size] for i in range(0, len(lines), size)]
+    runs = [
+        subprocess.Popen(
+            ["java", "-cp", str(classes), main, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for _ in chunks
+    ]
+
+    def feed(run: subprocess.Popen, chunk: list[str]) -> tuple[str, str]:
+        return run.communicate("".join(f"{line}\n" for line in chunk))
+
+    with ThreadPoolExecutor(len(runs)) as pool:  # each JVM fed and read at once
+        done = list(pool.map(feed, runs, chunks))
+    out = []
+    for run, chunk, (stdout, stderr) in zip(runs, chunks, done, strict=True):
+        assert run.returncode == 0, stderr
+        answers = [line.split() for line in stdout.splitlines()]
+        assert len(answers) == len(chunk)
+        out += [(np.array([float(v) for v in values]), int(move)) for move, *values in answers]
+    return out
 
 
 def greedy_values(evaluator: str, weights: tuple[float, ...], boards: list[int]) -> list:

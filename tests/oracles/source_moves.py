@@ -144,7 +144,7 @@ def source_choices(
     lines = [
         f"{p.player} {p.depth} {p.rollouts} {java_seed(i)} {b:x}" for i, b in enumerate(boards)
     ]
-    return run_java(classes, "OracleRollouts", [], lines)
+    return run_java(classes, "OracleRollouts", [], lines, processes=2)
 
 
 def best_mask(values: np.ndarray) -> int:
