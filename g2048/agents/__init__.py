@@ -14,9 +14,9 @@ from g2048.agents.deepening import MAX_PLIES, search_values
 from g2048.agents.expectimax import best_move
 from g2048.agents.montecarlo import montecarlo_values
 from g2048.agents.rollout import POLICIES
-from g2048.agents.settings import check_settings, object_schema, setting
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
 from g2048.engine.rng import next_u64
+from g2048.settings import check_settings, object_schema, setting
 
 
 @dataclass(frozen=True)

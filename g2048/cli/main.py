@@ -20,8 +20,7 @@ import numpy as np
 
 import g2048
 from g2048 import api
-from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
-from g2048.agents.settings import SettingError, settings_mapping
+from g2048.agents import AGENTS, AUTO, AgentConfig
 from g2048.cli.speed import (
     BenchFigures,
     budget_figures,
@@ -46,9 +45,10 @@ from g2048.evaluators.ntuple import (
     pattern_name,
     save_network,
 )
-from g2048.learning.recipes import RECIPES, td_schema
+from g2048.learning.recipes import RECIPES, TDConfig, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
+from g2048.settings import SettingError, add_flags, settings_mapping
 from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
@@ -813,27 +813,6 @@ def _move(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_td_flags(parser: argparse.ArgumentParser, supplied: tuple[str, ...] = ()) -> None:
-    """One flag per TDConfig setting (its key, dashed), written from its schema: required
-    when the setting is, unless other options can supply it (`supplied`: the command checks
-    it); a flag left out takes the recipe's value, else the default."""
-    kinds = {"integer": int, "number": float}
-    for key, spec in _TD_SCHEMA["properties"].items():
-        text = spec["description"].replace("%", "%%")  # argparse formats help with %
-        options: dict = {"dest": key, "default": argparse.SUPPRESS, "help": text}
-        if key in _TD_SCHEMA["required"]:
-            options["required"] = key not in supplied
-        elif spec.get("type") != "boolean" and spec["default"] != "":
-            options["help"] += f" Default {spec['default']}."
-        if spec.get("type") == "boolean":
-            options["action"] = "store_true"
-        elif spec.get("type") == "array":
-            options |= {"type": kinds[spec["items"]["type"]], "nargs": "*"}
-        else:
-            options |= {"type": kinds.get(spec.get("type"), str), "choices": spec.get("enum")}
-        parser.add_argument("--" + key.replace("_", "-"), **options)
-
-
 def _agent_options() -> argparse.ArgumentParser:
     """The options play, watch and move share: the agent, its settings, evaluator, weights."""
     options = argparse.ArgumentParser(add_help=False)
@@ -851,21 +830,7 @@ def _agent_options() -> argparse.ArgumentParser:
         "results/select/... (default: the evaluator's weights); for --evaluator ntuple a "
         "network file, results/tune/td/seed1.npz, or a td selection file",
     )
-    kinds = {"integer": int, "number": float}
-    settings = agent_schema()["properties"]  # one definition for the config and the CLI
-    for field in _AGENT_SETTINGS:
-        spec = settings[field.name]
-        flag, text = "--" + field.name.replace("_", "-"), spec["description"]
-        if spec.get("type") == "boolean":
-            options.add_argument(flag, action="store_true", help=text)
-            continue
-        options.add_argument(
-            flag,
-            type=_depth if field.name == "depth" else kinds.get(spec.get("type"), str),
-            default=field.default,
-            choices=spec.get("enum"),
-            help=f"{text} (default {field.default})",
-        )
+    add_flags(options, AgentConfig, omit=("name",), types={"depth": _depth})
     return options
 
 
@@ -1070,7 +1035,7 @@ def build_parser() -> argparse.ArgumentParser:
         + "; ".join(f"{name}: {r.description}" for name, r in RECIPES.items()).replace("%", "%%")
         + " (default td)",
     )
-    _add_td_flags(train, supplied=("network",))
+    add_flags(train, TDConfig, given_only=True, supplied=("network",))
     train.add_argument(
         "--patterns",
         metavar="CELLS",

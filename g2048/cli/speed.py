@@ -16,7 +16,6 @@ import pandas as pd
 
 from g2048.agents import STATS_SIZE, AgentConfig, choose_move
 from g2048.agents.expectimax import new_table
-from g2048.agents.settings import setting_schema, settings_of
 from g2048.cli.watch import positions
 from g2048.engine import reference
 from g2048.engine.board import random_games
@@ -26,6 +25,7 @@ from g2048.evaluators.ntuple import Network, lut_size, network_tuples
 from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 from g2048.play import agent_params, evaluator_rows, play_games
+from g2048.settings import setting_schema, settings_of
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,14 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from g2048.agents.settings import (
+from g2048.evaluators.ntuple import MAX_STAGE_TILE, check_stages, network_tuples
+from g2048.settings import (
     SettingError,
     check_settings,
     from_settings,
     object_schema,
     setting,
 )
-from g2048.evaluators.ntuple import MAX_STAGE_TILE, check_stages, network_tuples
 
 BLOCK = 1000  # games per learning-curve row (the study's; tests take smaller blocks)
 MAX_GAMES = 100_000_000  # a curve row per block; the games themselves are seeded block by block

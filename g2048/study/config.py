@@ -13,8 +13,8 @@ import jsonschema
 import yaml
 
 from g2048.agents import EXPECTIMAX, AgentConfig, agent_schema
-from g2048.agents.settings import SettingError
 from g2048.evaluators import check_bounded, check_downgrade, check_weights
+from g2048.settings import SettingError
 from g2048.study.methods import (
     Method,
     add_to_schema,

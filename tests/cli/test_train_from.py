@@ -12,7 +12,6 @@ import pytest
 from searches import played_boards, random_network
 
 from g2048.agents import AgentConfig
-from g2048.agents.settings import SettingError
 from g2048.cli.main import main
 from g2048.engine.board import encode
 from g2048.engine.reference import ref_ntuple_value
@@ -22,6 +21,7 @@ from g2048.learning.recipes import TDConfig
 from g2048.learning.td import stages_in_use, train
 from g2048.play import play_games
 from g2048.report.stats import summarize
+from g2048.settings import SettingError
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, validate_config
 from g2048.study.naming import tuning_purpose

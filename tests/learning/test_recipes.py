@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from g2048.agents.settings import SettingError, setting_key, settings_mapping, settings_of
 from g2048.cli.main import build_parser, main
 from g2048.learning.recipes import BLOCK, RECIPES, TRAIN_ONLY, TDConfig, td_schema
 from g2048.learning.td import train
+from g2048.settings import SettingError, setting_key, settings_mapping, settings_of
 from g2048.study import stages
 from g2048.study.config import load_schema
 from g2048.study.logs import ReportedError
@@ -49,7 +49,7 @@ def test_the_train_flags_are_tdconfigs_settings() -> None:
         assert action.default is argparse.SUPPRESS  # the recipe's value, else TDConfig's
         assert action.choices == spec.get("enum")
         if spec.get("default", "") != "" and spec.get("type") != "boolean":
-            assert f"Default {spec['default']}." in action.help
+            assert f"(default {spec['default']})" in action.help
     run_options = {"help", "recipe", "patterns", "seed", "study_seed", "threads", "out", "force"}
     run_options |= {"curve"}
     assert set(flags) == set(SCHEMA["properties"]) | run_options

@@ -10,12 +10,12 @@ import time
 import pandas as pd
 
 from g2048 import source_digest
-from g2048.agents.settings import from_settings
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import ntuple
 from g2048.learning.recipes import TDConfig, td_schema
 from g2048.learning.td import train
 from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
+from g2048.settings import from_settings
 from g2048.study.logs import ReportedError, timing
 from g2048.study.methods.base import Key, Method, RunSeed
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
