@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import pandas as pd
 from scipy import stats
 
-from g2048.agents import AgentConfig
 from g2048.report.stats import ALPHA, POWER, mean_ci, median_ci, wilson_ci
 from g2048.report.tables import moves_gain, number
+from g2048.study.agent_records import recorded_agent
 
 MARGIN = 0.10  # the default of the config's claims.margin: a claim "about V" is V +- 10% ...
 RATE_FLOOR = 0.02  # ... and, for a rate, at least +- 0.02 (so that "~0%" has a margin)
@@ -76,12 +76,12 @@ class Row:
 
     def matches(self, entry: dict) -> bool:
         """True when a config's benchmark entry plays this row."""
-        agent = AgentConfig(**entry["agent"])
+        agent = recorded_agent(entry["agent"])
         return (
             entry["evaluator"] == self.evaluator
             and _weights(entry.get("weights")) == self.weights
             and entry.get("max_moves", 0) == self.max_moves
-            and all(getattr(agent, key) == value for key, value in self.agent)
+            and all(agent[key] == value for key, value in self.agent)
         )
 
     def __str__(self) -> str:
