@@ -48,9 +48,15 @@ from g2048.evaluators.ntuple import (
 from g2048.learning.recipes import RECIPES, TDConfig, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
-from g2048.settings import SettingError, add_flags, settings_mapping
+from g2048.settings import SettingError, add_flags, setting_schema
 from g2048.study import plan, stages
-from g2048.study.config import ConfigError, load_config, load_schema, value_problem
+from g2048.study.config import (
+    ConfigError,
+    fixed_depth_schema,
+    load_config,
+    load_schema,
+    value_problem,
+)
 from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.hashes import check_recorded, file_sha256
 from g2048.study.logs import ReportedError
@@ -653,7 +659,7 @@ def _train(args: argparse.Namespace) -> int:
             )
     _train_network(args, given)
     try:  # the recipe's settings, then the flags given, and the rules across them
-        settings = settings_mapping(RECIPES[args.recipe].config(given))
+        config = RECIPES[args.recipe].config(given)
     except SettingError as exc:
         args.parser.error(f"argument --{exc.key.replace('_', '-')}: {exc}")
     _check_out(args)  # a killed run wrote no --out yet: its checkpoint resumes without --force
@@ -662,7 +668,7 @@ def _train(args: argparse.Namespace) -> int:
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
         data, curve, network = stages.train(
-            "td", settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
+            "td", config, args.seed, args.study_seed, str(args.out), str(checkpoint),
             args.threads, lambda line: print(line, flush=True),
         )  # fmt: skip
     except ReportedError as exc:  # diverged, or a damaged checkpoint: nothing written
@@ -683,8 +689,8 @@ def _train(args: argparse.Namespace) -> int:
         f"array's {data['network_sha256'][:16]}..., which a study records): over the last "
         f"block, mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
     )
-    if settings["from"]:
-        print(f"trained on from {settings['from']} (sha256 {settings['from_sha256']})")
+    if config.from_:
+        print(f"trained on from {config.from_} (sha256 {config.from_sha256})")
     return 0
 
 
@@ -900,11 +906,24 @@ def build_parser() -> argparse.ArgumentParser:
         "deterministic; the search's own share is the difference from a run with --games 0, "
         "which only compiles or loads.",
     )
-    profile.add_argument("--depth", type=_bounded(int, 1, 9), nargs="+", default=[3, 5])
+    depths = fixed_depth_schema()
+    profile.add_argument(
+        "--depth",
+        type=_bounded(int, depths["minimum"], depths["maximum"]),
+        nargs="+",
+        default=[3, 5],
+        help=f"search depths in plies (default 3 5; at most {depths['maximum']}, the study's "
+        "deepest fixed search)",
+    )
     _at_least_0(profile, "--games", 2)
     profile.add_argument("--max-moves", type=_bounded(int, 1), default=600, help="(default 600)")
     profile.add_argument("--cutoff", type=_bounded(float, 0, 0.999), default=1e-4)
-    profile.add_argument("--table-bits", type=_bounded(int, 0, 26), default=AgentConfig.table_bits)
+    bits = setting_schema(next(f for f in _AGENT_SETTINGS if f.name == "table_bits"))
+    profile.add_argument(
+        "--table-bits",
+        type=_bounded(int, bits["minimum"], bits["maximum"]),
+        default=AgentConfig.table_bits,
+    )
     profile.add_argument("--evaluator", default="nneonneo", choices=sorted(EVALUATORS))
     profile.add_argument("--repeat", type=_bounded(int, 1), default=1, help="(default 1)")
     check_config = _command(
