@@ -84,7 +84,7 @@ class AgentConfig:
     deepens (expectimax, hybrid, switching) or adds rollouts (montecarlo) while the budget
     lasts, in milliseconds of wall-clock time or in nodes (rollouts for montecarlo).
     parallel: search each move on all the threads the games are given, one game at a time
-    (g2048.agents.split; rollouts in parallel for montecarlo): the same moves as serial search,
+    (g2048.agents.parallel; rollouts in parallel for montecarlo): the same moves as serial search,
     sooner; for a few deep games rather than many. star: Star1 pruning of chance nodes
     (expectimax, switching; Ballard 1983): the same moves from fewer nodes, given an upper bound
     of the evaluator's values (params).
