@@ -49,7 +49,7 @@ from g2048.learning.recipes import RECIPES, TDConfig, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
 from g2048.settings import SettingError, add_flags, setting_schema
-from g2048.study import plan, stages
+from g2048.study import stages
 from g2048.study.config import (
     ConfigError,
     fixed_depth_schema,
@@ -57,10 +57,12 @@ from g2048.study.config import (
     load_schema,
     value_problem,
 )
-from g2048.study.digests import DigestFileError, verify, write_digests
-from g2048.study.hashes import check_recorded, file_sha256
-from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
+from g2048.study.records import plan
+from g2048.study.records.digests import DigestFileError, verify, write_digests
+from g2048.study.records.integrity import check_recorded, file_sha256
+from g2048.study.records.job_cost import Work, job_work, parse_wildcards
+from g2048.study.records.logs import ReportedError
 from g2048.study.results import (
     parse_json,
     path_seed,
@@ -70,7 +72,6 @@ from g2048.study.results import (
     write_csv,
 )
 from g2048.study.weights import rows_problem
-from g2048.study.work import Work, job_work, parse_wildcards
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -14,7 +14,6 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import Network
 from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
-from g2048.study.logs import Log, game_progress
 from g2048.study.methods import WeightMethod, get_method
 from g2048.study.methods.base import RunSeed, SelectionRule, incumbents
 from g2048.study.naming import (
@@ -25,6 +24,7 @@ from g2048.study.naming import (
     selected_weights,
 )
 from g2048.study.objectives import game_values
+from g2048.study.records.logs import Log, game_progress
 from g2048.study.results import (
     ResultFileError,
     read_games,

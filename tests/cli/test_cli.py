@@ -41,7 +41,7 @@ from g2048.play import COLUMNS, play_games
 from g2048.settings import from_settings
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, validate_config
-from g2048.study.hashes import file_sha256, record_outputs, record_path
+from g2048.study.records.integrity import file_sha256, record_outputs, record_path
 from g2048.study.results import write_json
 from g2048.study.stages import select
 

@@ -16,8 +16,8 @@ from g2048.learning.td import train
 from g2048.settings import SettingError, setting, setting_key, settings_mapping, settings_of
 from g2048.study import stages
 from g2048.study.config import load_schema
-from g2048.study.logs import ReportedError
 from g2048.study.methods import get_method
+from g2048.study.records.logs import ReportedError
 
 PACKAGE = Path(__file__).resolve().parents[2] / "g2048"
 SCHEMA = td_schema("", train=True)

@@ -109,7 +109,7 @@ def frontier(cost: np.ndarray, score: np.ndarray) -> np.ndarray:
 
 def measured_on(provenance: dict) -> str:
     """The CPU model (or models, joined by 'and') that played the benchmark's games, from a
-    run's provenance summary (`g2048.study.provenance.summarise`)."""
+    run's provenance summary (`g2048.study.records.provenance.summarise`)."""
     cpus = {
         group["environment"]["cpu"]
         for group in provenance["environments"]

@@ -11,11 +11,11 @@ import time
 import moocore
 import numpy as np
 
-from g2048.study.logs import timing
 from g2048.study.methods.base import SearchRun, Tuned, WeightMethod, with_weights
 from g2048.study.methods.fronts import can_switch, select_balanced, switching_rows
 from g2048.study.naming import OBJECTIVE_NAMES
 from g2048.study.objectives import NSGA2Objective
+from g2048.study.records.logs import timing
 from g2048.tuning import nsga2
 from g2048.tuning.loop import run_tuner
 

@@ -16,9 +16,9 @@ from g2048.learning.recipes import TRAIN_ONLY, TDConfig
 from g2048.learning.td import train
 from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
 from g2048.settings import settings_mapping
-from g2048.study.logs import ReportedError, timing
 from g2048.study.methods.base import Method, RunSeed
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
+from g2048.study.records.logs import ReportedError, timing
 
 
 class TD(Method):

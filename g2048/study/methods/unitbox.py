@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from g2048.settings import setting
-from g2048.study.logs import timing
 from g2048.study.methods.base import (
     Log,
     SearchRun,
@@ -22,6 +21,7 @@ from g2048.study.methods.base import (
     with_weights,
 )
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
+from g2048.study.records.logs import timing
 from g2048.tuning.loop import run_tuner
 
 

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from g2048 import file_sha256
-from g2048.study.logs import Log, ReportedError, script_log
+from g2048.study.records.logs import Log, ReportedError, script_log
 from g2048.study.results import ResultFileError, parse_json, write_json
 
 RECORDS = Path("results/provenance/hashes")
