@@ -59,8 +59,13 @@ from g2048.study.config import (
 )
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.records import plan
-from g2048.study.records.digests import DigestFileError, verify, write_digests
-from g2048.study.records.integrity import check_recorded, file_sha256
+from g2048.study.records.integrity import (
+    DigestFileError,
+    check_recorded,
+    file_sha256,
+    verify,
+    write_digests,
+)
 from g2048.study.records.job_cost import Work, job_work, parse_wildcards
 from g2048.study.records.logs import ReportedError
 from g2048.study.results import (

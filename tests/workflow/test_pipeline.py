@@ -30,8 +30,7 @@ from workflow_runs import (
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
 from g2048.study.config import load_config, run_names, run_record
-from g2048.study.records.digests import verify
-from g2048.study.records.integrity import file_sha256
+from g2048.study.records.integrity import file_sha256, verify
 from g2048.study.records.provenance import environment
 from g2048.study.results import read_json, read_tune, write_json
 
