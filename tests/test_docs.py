@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from g2048.study.digests import docs_problems
+from g2048.study.records.integrity import docs_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted(

@@ -12,12 +12,12 @@ from numba import njit
 
 from g2048.agents.deepening import MAX_PLIES, search_values
 from g2048.agents.montecarlo import montecarlo_values
-from g2048.agents.rollout import POLICIES
-from g2048.agents.settings import check_settings, object_schema, setting
+from g2048.agents.rollout import POLICIES, RANDOM_POLICY
 from g2048.agents.sources import RULES, SOURCE001, first_best, source_values
 from g2048.engine.bitboard import empty_count, max_in_corner, random_legal_move
 from g2048.engine.javarng import java_state
 from g2048.engine.rng import next_u64
+from g2048.settings import check_settings, object_schema, setting
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class AgentConfig:
     deepens (expectimax, hybrid, switching) or adds rollouts (montecarlo) while the budget
     lasts, in milliseconds of wall-clock time or in nodes (rollouts for montecarlo).
     parallel: search each move on all the threads the games are given, one game at a time
-    (g2048.agents.split; rollouts in parallel for montecarlo): the same moves as serial search,
+    (g2048.agents.parallel; rollouts in parallel for montecarlo): the same moves as serial search,
     sooner; for a few deep games rather than many. star: Star1 pruning of chance nodes
     (expectimax, switching; Ballard 1983): the same moves from fewer nodes, given an upper bound
     of the evaluator's values (params). rules: search as the project does ("g2048") or as a
@@ -246,7 +246,7 @@ class AgentConfig:
             "budget_nodes": self.budget_nodes,
             "parallel": self.parallel,
             "star": self.star,
-            "rollout_policy": self.rollout_policy != "random",
+            "rollout_policy": self.rollout_policy != POLICIES[RANDOM_POLICY],
             "step_cap": self.step_cap,
         }
         found = [key for key, value in extras.items() if value]

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from g2048.agents.expectimax import NO_LIMIT, move_values, shallow_values
-from g2048.agents.split import split_move_values
+from g2048.agents.parallel import split_move_values
 from g2048.engine.bitboard import distinct_ranks
 from g2048.engine.clock import monotonic_ns
 
@@ -78,7 +78,7 @@ def search_values(
     """The root's move values (-inf: illegal) from the search depth rule: depth plies (0:
     auto_depth), or with budget_ms > 0 or budget_nodes > 0 iterative deepening up to depth
     plies by STEP; split > 0: search each depth's root subtrees on that many threads
-    (g2048.agents.split); upper < inf: Star1 pruning with that bound of the leaves' values.
+    (g2048.agents.parallel); upper < inf: Star1 pruning with that bound of the leaves' values.
     stats[0], stats[1]: nodes, table hits; stats[2 + d] += 1 for the depth d that decided the
     move (if any move is legal)."""
     if depth == 0:

@@ -555,7 +555,7 @@ def move_values(
     """Expectimax value of each direction from root board b (-inf: illegal) and whether the
     search completed (abandoned past node_limit nodes or, if deadline > 0, the monotonic clock's
     deadline in ns). prob: the root's path probability (< 1 in a subtree of a larger search);
-    shared: threads share the table tt (g2048.agents.split); upper: a bound of every leaf's
+    shared: threads share the table tt (g2048.agents.parallel); upper: a bound of every leaf's
     value for Star1 (inf: none). Frame k of the stack (FRAME) holds the node k plies below b;
     each pass folds values into the frames and generates the next child, then values it (a
     leaf, a chance node above the leaves, or cached) or pushes its frame."""

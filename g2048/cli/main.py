@@ -20,8 +20,7 @@ import numpy as np
 
 import g2048
 from g2048 import api
-from g2048.agents import AGENTS, AUTO, AgentConfig, agent_schema
-from g2048.agents.settings import SettingError, settings_mapping
+from g2048.agents import AGENTS, AUTO, AgentConfig
 from g2048.cli.speed import (
     BenchFigures,
     budget_figures,
@@ -46,15 +45,29 @@ from g2048.evaluators.ntuple import (
     pattern_name,
     save_network,
 )
-from g2048.learning.recipes import RECIPES, td_schema
+from g2048.learning.recipes import RECIPES, TDConfig, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
-from g2048.study import plan, stages
-from g2048.study.config import ConfigError, load_config, load_schema, value_problem
-from g2048.study.digests import DigestFileError, verify, write_digests
-from g2048.study.hashes import check_recorded, file_sha256
-from g2048.study.logs import ReportedError
+from g2048.settings import SettingError, add_flags, setting_schema
+from g2048.study import stages
+from g2048.study.config import (
+    ConfigError,
+    fixed_depth_schema,
+    load_config,
+    load_schema,
+    value_problem,
+)
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
+from g2048.study.records import plan
+from g2048.study.records.integrity import (
+    DigestFileError,
+    check_recorded,
+    file_sha256,
+    verify,
+    write_digests,
+)
+from g2048.study.records.job_cost import Work, job_work, parse_wildcards
+from g2048.study.records.logs import ReportedError
 from g2048.study.results import (
     parse_json,
     path_seed,
@@ -64,7 +77,6 @@ from g2048.study.results import (
     write_csv,
 )
 from g2048.study.weights import rows_problem
-from g2048.study.work import Work, job_work, parse_wildcards
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -653,7 +665,7 @@ def _train(args: argparse.Namespace) -> int:
             )
     _train_network(args, given)
     try:  # the recipe's settings, then the flags given, and the rules across them
-        settings = settings_mapping(RECIPES[args.recipe].config(given))
+        config = RECIPES[args.recipe].config(given)
     except SettingError as exc:
         args.parser.error(f"argument --{exc.key.replace('_', '-')}: {exc}")
     _check_out(args)  # a killed run wrote no --out yet: its checkpoint resumes without --force
@@ -662,7 +674,7 @@ def _train(args: argparse.Namespace) -> int:
     checkpoint = args.out.with_name(args.out.name + ".ckpt")
     try:
         data, curve, network = stages.train(
-            "td", settings, args.seed, args.study_seed, str(args.out), str(checkpoint),
+            "td", config, args.seed, args.study_seed, str(args.out), str(checkpoint),
             args.threads, lambda line: print(line, flush=True),
         )  # fmt: skip
     except ReportedError as exc:  # diverged, or a damaged checkpoint: nothing written
@@ -683,8 +695,8 @@ def _train(args: argparse.Namespace) -> int:
         f"array's {data['network_sha256'][:16]}..., which a study records): over the last "
         f"block, mean score {last.mean_score:.0f}, 2048 in {last.reach_2048:.1%}"
     )
-    if settings["from"]:
-        print(f"trained on from {settings['from']} (sha256 {settings['from_sha256']})")
+    if config.from_:
+        print(f"trained on from {config.from_} (sha256 {config.from_sha256})")
     return 0
 
 
@@ -813,27 +825,6 @@ def _move(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_td_flags(parser: argparse.ArgumentParser, supplied: tuple[str, ...] = ()) -> None:
-    """One flag per TDConfig setting (its key, dashed), written from its schema: required
-    when the setting is, unless other options can supply it (`supplied`: the command checks
-    it); a flag left out takes the recipe's value, else the default."""
-    kinds = {"integer": int, "number": float}
-    for key, spec in _TD_SCHEMA["properties"].items():
-        text = spec["description"].replace("%", "%%")  # argparse formats help with %
-        options: dict = {"dest": key, "default": argparse.SUPPRESS, "help": text}
-        if key in _TD_SCHEMA["required"]:
-            options["required"] = key not in supplied
-        elif spec.get("type") != "boolean" and spec["default"] != "":
-            options["help"] += f" Default {spec['default']}."
-        if spec.get("type") == "boolean":
-            options["action"] = "store_true"
-        elif spec.get("type") == "array":
-            options |= {"type": kinds[spec["items"]["type"]], "nargs": "*"}
-        else:
-            options |= {"type": kinds.get(spec.get("type"), str), "choices": spec.get("enum")}
-        parser.add_argument("--" + key.replace("_", "-"), **options)
-
-
 def _agent_options() -> argparse.ArgumentParser:
     """The options play, watch and move share: the agent, its settings, evaluator, weights."""
     options = argparse.ArgumentParser(add_help=False)
@@ -851,21 +842,7 @@ def _agent_options() -> argparse.ArgumentParser:
         "results/select/... (default: the evaluator's weights); for --evaluator ntuple a "
         "network file, results/tune/td/seed1.npz, or a td selection file",
     )
-    kinds = {"integer": int, "number": float}
-    settings = agent_schema()["properties"]  # one definition for the config and the CLI
-    for field in _AGENT_SETTINGS:
-        spec = settings[field.name]
-        flag, text = "--" + field.name.replace("_", "-"), spec["description"]
-        if spec.get("type") == "boolean":
-            options.add_argument(flag, action="store_true", help=text)
-            continue
-        options.add_argument(
-            flag,
-            type=_depth if field.name == "depth" else kinds.get(spec.get("type"), str),
-            default=field.default,
-            choices=spec.get("enum"),
-            help=f"{text} (default {field.default})",
-        )
+    add_flags(options, AgentConfig, omit=("name",), types={"depth": _depth})
     return options
 
 
@@ -935,11 +912,24 @@ def build_parser() -> argparse.ArgumentParser:
         "deterministic; the search's own share is the difference from a run with --games 0, "
         "which only compiles or loads.",
     )
-    profile.add_argument("--depth", type=_bounded(int, 1, 9), nargs="+", default=[3, 5])
+    depths = fixed_depth_schema()
+    profile.add_argument(
+        "--depth",
+        type=_bounded(int, depths["minimum"], depths["maximum"]),
+        nargs="+",
+        default=[3, 5],
+        help=f"search depths in plies (default 3 5; at most {depths['maximum']}, the study's "
+        "deepest fixed search)",
+    )
     _at_least_0(profile, "--games", 2)
     profile.add_argument("--max-moves", type=_bounded(int, 1), default=600, help="(default 600)")
     profile.add_argument("--cutoff", type=_bounded(float, 0, 0.999), default=1e-4)
-    profile.add_argument("--table-bits", type=_bounded(int, 0, 26), default=AgentConfig.table_bits)
+    bits = setting_schema(next(f for f in _AGENT_SETTINGS if f.name == "table_bits"))
+    profile.add_argument(
+        "--table-bits",
+        type=_bounded(int, bits["minimum"], bits["maximum"]),
+        default=AgentConfig.table_bits,
+    )
     profile.add_argument("--evaluator", default="nneonneo", choices=sorted(EVALUATORS))
     profile.add_argument("--repeat", type=_bounded(int, 1), default=1, help="(default 1)")
     check_config = _command(
@@ -1070,7 +1060,7 @@ def build_parser() -> argparse.ArgumentParser:
         + "; ".join(f"{name}: {r.description}" for name, r in RECIPES.items()).replace("%", "%%")
         + " (default td)",
     )
-    _add_td_flags(train, supplied=("network",))
+    add_flags(train, TDConfig, given_only=True, supplied=("network",))
     train.add_argument(
         "--patterns",
         metavar="CELLS",

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from g2048.agents import STATS_SIZE, AgentConfig, choose_move
+from g2048.agents.deepening import MAX_PLIES
 from g2048.agents.expectimax import new_table
-from g2048.agents.settings import setting_schema, settings_of
 from g2048.cli.watch import positions
 from g2048.engine import reference
 from g2048.engine.board import random_games
@@ -26,6 +26,7 @@ from g2048.evaluators.ntuple import Network, lut_size, network_tuples
 from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 from g2048.play import agent_params, evaluator_rows, play_games
+from g2048.settings import setting_schema, settings_of
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,7 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> tuple[
     kind, w, tables = evaluator_rows(AgentConfig("expectimax"), "nneonneo")
     figures = []
     for name, budget in [(n, b) for n in ("expectimax", "montecarlo") for b in budgets_ms]:
-        agent = AgentConfig(name, depth=27, cutoff=1e-4, budget_ms=budget)
+        agent = AgentConfig(name, depth=MAX_PLIES, cutoff=1e-4, budget_ms=budget)
         params, stats = agent.params(), np.zeros(STATS_SIZE, dtype=np.int64)
         rng, table = rng_state(0), new_table(agent.table_bits)
         choose_move(agent.kind, params, kind, w, tables, boards[0], rng, table, 0, stats)
@@ -296,11 +297,11 @@ def budget_figures(budgets_ms: tuple[float, ...] = (1.0, 10.0, 100.0)) -> tuple[
 # The default study's node-budget rows, a middle budget of each (search, evaluator) line; the
 # network is a random wu6x4: its cost is its tables' lookups, whatever their values.
 NODE_COST_AGENTS = (
-    ("nneonneo", AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_nodes=20000)),
+    ("nneonneo", AgentConfig("expectimax", depth=MAX_PLIES, cutoff=1e-4, budget_nodes=20000)),
     ("nneonneo", AgentConfig("montecarlo", budget_nodes=400)),
-    ("nneonneo", AgentConfig("hybrid", depth=27, cutoff=1e-4, rollouts=10, step_cap=10,
+    ("nneonneo", AgentConfig("hybrid", depth=MAX_PLIES, cutoff=1e-4, rollouts=10, step_cap=10,
                              budget_nodes=120)),
-    ("ntuple", AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_nodes=500)),
+    ("ntuple", AgentConfig("expectimax", depth=MAX_PLIES, cutoff=1e-4, budget_nodes=500)),
 )  # fmt: skip
 
 

@@ -18,14 +18,15 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from g2048.agents.settings import (
+from g2048.evaluators.ntuple import MAX_STAGE_TILE, check_stages, network_tuples
+from g2048.settings import (
     SettingError,
     check_settings,
     from_settings,
+    keyed_settings,
     object_schema,
     setting,
 )
-from g2048.evaluators.ntuple import MAX_STAGE_TILE, check_stages, network_tuples
 
 BLOCK = 1000  # games per learning-curve row (the study's; tests take smaller blocks)
 MAX_GAMES = 100_000_000  # a curve row per block; the games themselves are seeded block by block
@@ -48,6 +49,7 @@ class TDConfig:
         type="string",
     )
     games: int = setting(
+        keyed=False,  # a longer run goes on from a shorter one's checkpoint
         description="Training games (self-play, one learning curve row per 1000; at most "
         "100 000 000, the games themselves are seeded and played block by block).",
         type="integer",
@@ -86,6 +88,7 @@ class TDConfig:
     )
     tc_games: int = setting(
         0,
+        keyed=False,  # keyed as where TC begins (`checkpoint_settings`)
         description="The last this many games learn by TC at tc_alpha, the earlier ones by "
         "TD(0) at alpha (OTD+TC with init > 0: Guei et al. 2021 train 90% OTD then 10% TC); a "
         "multiple of 1000, at most games, with coherence off.",
@@ -123,6 +126,7 @@ class TDConfig:
     )
     from_: str = setting(
         "",
+        keyed=False,  # its content is keyed by from_sha256
         description="The train command's: a network file (.npz: of train, of the pipeline, or "
         "of import-network from TDL2048+) whose weights training starts from instead of init "
         "(TDL2048+'s -i): it "
@@ -138,6 +142,7 @@ class TDConfig:
     )
     checkpoint_every: int = setting(
         10000,
+        keyed=False,  # how often the state is saved, not what it is
         description="Save the training state every this many games (a multiple of 1000); a "
         "killed job resumes from it.",
         type="integer",
@@ -203,6 +208,14 @@ class TDConfig:
             raise SettingError(
                 "lock_free", f"lock_free plays every game at once: batch 1, got {self.batch}"
             )
+
+    def checkpoint_settings(self) -> dict[str, object]:
+        """What ties a checkpoint to the run that may resume it: every setting but those
+        declared keyed=False (`g2048.settings.keyed_settings`), the games per curve row, and
+        where TC begins when the last games learn by TC (so that a longer run with the same
+        start goes on from a shorter one's checkpoint)."""
+        keyed = keyed_settings(self) | {"block": self.block}
+        return keyed | ({"tc_from": self.tc_from} if self.tc_games else {})
 
     @property
     def tc_from(self) -> int:

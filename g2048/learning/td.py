@@ -109,20 +109,7 @@ def train(
     if c.from_:
         trainer.promoted[:] = stages_in_use(start)
     path = Path(checkpoint) if checkpoint is not None else None
-    settings = {"network": network, "alpha": c.alpha, "coherence": c.coherence, "block": c.block}
-    # (the checkpoints of the settings that came before these keys keep their digests)
-    optional = {
-        "batch": (c.batch, 1),
-        "init": (c.init, 0.0),
-        "lock_free": (c.lock_free, False),
-        "stages": (list(stages), []),
-        "lambda": (c.lambda_, 0.0),
-        "from_sha256": (c.from_sha256, ""),
-    }
-    settings |= {k: v for k, (v, default) in optional.items() if v != default}
-    if tc_games:  # where TC begins (a longer run with the same start goes on from it)
-        settings |= {"tc_from": tc_from, "tc_alpha": c.tc_alpha}
-    digest = checkpoint_key(settings | (key or {}))
+    digest = checkpoint_key(c.checkpoint_settings() | (key or {}))
     if path is not None and trainer.restore(path, digest, games, note) and resumed is not None:
         resumed(trainer.games_done)
 

@@ -25,10 +25,9 @@ from dataclasses import dataclass
 import pandas as pd
 from scipy import stats
 
-from g2048.agents import AgentConfig
-from g2048.agents.sources import RULES
 from g2048.report.stats import ALPHA, POWER, mean_ci, median_ci, wilson_ci
 from g2048.report.tables import moves_gain, number
+from g2048.study.agent_records import DEFAULT_RULES, recorded_agent
 
 MARGIN = 0.10  # the default of the config's claims.margin: a claim "about V" is V +- 10% ...
 RATE_FLOOR = 0.02  # ... and, for a rate, at least +- 0.02 (so that "~0%" has a margin)
@@ -81,13 +80,13 @@ class Row:
 
     def matches(self, entry: dict) -> bool:
         """True when a config's benchmark entry plays this row."""
-        agent = AgentConfig(**entry["agent"])
+        agent = recorded_agent(entry["agent"])
         return (
             entry["evaluator"] == self.evaluator
             and _weights(entry.get("weights")) == self.weights
             and entry.get("max_moves", 0) == self.max_moves
-            and all(getattr(agent, key) == value for key, value in self.agent)
-            and agent.rules == dict(self.agent).get("rules", RULES[0])
+            and all(agent[key] == value for key, value in self.agent)
+            and agent["rules"] == dict(self.agent).get("rules", DEFAULT_RULES)
         )
 
     def __str__(self) -> str:
@@ -171,7 +170,7 @@ def about_claim(
     row with a source's rules has g2048's own agent as its variant: `variant`, by default the
     row without the rules."""
     agent = dict(row.agent)
-    if variant is None and agent.pop("rules", RULES[0]) != RULES[0]:
+    if variant is None and agent.pop("rules", DEFAULT_RULES) != DEFAULT_RULES:
         variant = Row(row.evaluator, tuple(agent.items()), row.weights, row.max_moves)
     return Claim(source, text, row, metric, value, value, games, variant)
 

@@ -10,9 +10,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from g2048.agents import AUTO, MONTECARLO, AgentConfig
-from g2048.agents.rollout import POLICIES, RANDOM_POLICY
-from g2048.agents.sources import RULES
 from g2048.report.stats import (
     ALPHA,
     THRESHOLDS,
@@ -24,6 +21,7 @@ from g2048.report.stats import (
     paired_difference,
     summarize,
 )
+from g2048.study.agent_records import recorded_agent
 from g2048.study.methods import get_method
 
 REACH = THRESHOLDS[:4]  # 2048 .. 16384 in the tables; 32768 is in the per-game files
@@ -50,29 +48,30 @@ def summary_row(df: pd.DataFrame) -> dict[str, float]:
 def describe_agent(agent: dict) -> str:
     """A short label of an agent's settings, e.g. 'expectimax d3 cutoff 0.0001', 'expectimax
     to d9 10 ms/move', 'montecarlo 1 ms/move', "expectimax d3 by source004's rules"."""
-    a = AgentConfig(**agent)
-    parts = [a.name]
-    if a.searches:
+    a = recorded_agent(agent)
+    parts = [a["name"]]
+    if a["searches"]:
+        depth = a["depth"]
         parts.append(
-            "auto depth" if a.depth == AUTO else f"to d{a.depth}" if a.budgeted else f"d{a.depth}"
+            "auto depth" if a["adaptive"] else f"to d{depth}" if a["budgeted"] else f"d{depth}"
         )
-        if a.cutoff:
-            parts.append(f"cutoff {a.cutoff:g}")
-    if a.rolls_out:
-        if not (a.budgeted and a.kind == MONTECARLO):  # its rollouts are what the budget sets
-            parts.append(f"{a.rollouts} rollouts")
-        if a.rollout_policy != POLICIES[RANDOM_POLICY]:
-            parts.append(a.rollout_policy)
-        if a.step_cap:
-            parts.append(f"cap {a.step_cap}")
-    if a.budget_ms:
-        parts.append(f"{a.budget_ms:g} ms/move")
-    if a.budget_nodes:
-        parts.append(f"{a.budget_nodes} nodes/move")
-    if a.downgrade:
-        parts.append(f"downgrade {a.downgrade}")
-    if a.rules != RULES[0]:
-        parts.append(f"by {a.rules}'s rules")
+        if a["cutoff"]:
+            parts.append(f"cutoff {a['cutoff']:g}")
+    if a["rolls_out"]:
+        if not a["rollouts_by_budget"]:
+            parts.append(f"{a['rollouts']} rollouts")
+        if not a["random_rollouts"]:
+            parts.append(a["rollout_policy"])
+        if a["step_cap"]:
+            parts.append(f"cap {a['step_cap']}")
+    if a["budget_ms"]:
+        parts.append(f"{a['budget_ms']:g} ms/move")
+    if a["budget_nodes"]:
+        parts.append(f"{a['budget_nodes']} nodes/move")
+    if a["downgrade"]:
+        parts.append(f"downgrade {a['downgrade']}")
+    if a["source_rules"]:
+        parts.append(f"by {a['rules']}'s rules")
     return " ".join(parts)
 
 
@@ -102,7 +101,7 @@ def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.D
     for entry in entries:
         weights = entry.get("weights")
         label = "defaults" if weights is None else (weights if isinstance(weights, str) else "")
-        agent = AgentConfig(**entry["agent"])
+        agent = recorded_agent(entry["agent"])
         df = games[entry["name"]]
         rows.append(
             {
@@ -115,10 +114,10 @@ def benchmark_table(games: dict[str, pd.DataFrame], entries: list[dict]) -> pd.D
             | summary_row(df)
             | depth_summary(df)
             | {
-                "algorithm": agent.name,
-                "budget_ms": agent.budget_ms,
-                "timed": agent.timed,
-                "parallel": agent.parallel,
+                "algorithm": agent["name"],
+                "budget_ms": agent["budget_ms"],
+                "timed": agent["timed"],
+                "parallel": agent["parallel"],
             }
         )
     return pd.DataFrame(rows)
@@ -229,11 +228,11 @@ def budget_groups(entries: list[dict]) -> dict[str, list[str]]:
     '2000 nodes per move'), in config order: the rows the findings rank for their cost."""
     groups: dict[str, list[str]] = {}
     for entry in entries:
-        agent = AgentConfig(**entry["agent"])
-        if agent.budget_ms:
-            groups.setdefault(f"{agent.budget_ms:g} ms per move", []).append(entry["name"])
-        elif agent.budget_nodes:
-            groups.setdefault(f"{agent.budget_nodes} nodes per move", []).append(entry["name"])
+        agent = recorded_agent(entry["agent"])
+        if agent["budget_ms"]:
+            groups.setdefault(f"{agent['budget_ms']:g} ms per move", []).append(entry["name"])
+        elif agent["budget_nodes"]:
+            groups.setdefault(f"{agent['budget_nodes']} nodes per move", []).append(entry["name"])
     return groups
 
 

@@ -15,8 +15,8 @@ import jsonschema
 import yaml
 
 from g2048.agents import EXPECTIMAX, AgentConfig, agent_schema
-from g2048.agents.settings import SettingError
 from g2048.evaluators import check_bounded, check_downgrade, check_rules, check_weights
+from g2048.settings import SettingError, setting_schema, settings_of
 from g2048.study.methods import (
     Method,
     add_to_schema,
@@ -117,12 +117,28 @@ def _reported(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     return error
 
 
+# The deepest fixed search the study plays (validate.depth, validate.transfer_depths) and
+# `profile` times: a stated range narrower than AgentConfig's depth (1..MAX_PLIES plies, which
+# a budget's deepening reaches), since a fixed search without a budget takes seconds a move
+# beyond it.
+MAX_FIXED_DEPTH = 9
+
+
+def fixed_depth_schema() -> dict:
+    """The schema of a fixed search depth in plies: AgentConfig's depth (its integer
+    alternative, not "auto") up to MAX_FIXED_DEPTH."""
+    depth = next(f for f in settings_of(AgentConfig) if f.name == "depth")
+    plies = next(a for a in setting_schema(depth)["oneOf"] if a.get("type") == "integer")
+    return plies | {"maximum": min(plies["maximum"], MAX_FIXED_DEPTH)}
+
+
 def load_schema(path: Path = SCHEMA) -> dict:
     """The study's JSON schema: schema.yaml, with the parts that the package defines once
     added (each method's keys, the patterns of run names and weight specs)."""
     schema = yaml.safe_load(Path(path).read_text())
     defs = schema["$defs"]
     defs["agent"] = agent_schema()  # from AgentConfig's settings
+    defs["fixed_depth"] = fixed_depth_schema()  # and its depth's range for the study's searches
     defs["weights"]["oneOf"][1]["pattern"] = f"^{WEIGHT_SPEC}$"
     reserved = "|".join(m.name for m in section_methods())
     defs["tuning_run"]["properties"]["name"]["pattern"] = f"^(?!(?:{reserved})$){RUN_NAME}$"
@@ -525,6 +541,10 @@ def _check_run(key: str, run: dict) -> None:
         _fail(f"{key}.{extra}", f"not a setting of method {method.name}")
     for needed in method.missing(run):
         _fail(key, f"method {method.name} needs {needed!r}")
+    try:  # the checks of the method's settings (its tuner's config and the study's own)
+        method.check_section(run)
+    except SettingError as exc:
+        _fail(f"{key}.{exc.key}", str(exc))
     agent = _agent(f"{key}.agent", run["agent"])
     if agent.weight_rows > 1:
         _fail(f"{key}.agent.name", "switching cannot be tuned (it takes a front)")

@@ -37,9 +37,9 @@ from g2048.evaluators.ntuple import (
     stage_text,
 )
 from g2048.play import COLUMNS
-from g2048.study.logs import ReportedError
 from g2048.study.methods import METHODS, Method, get_method
 from g2048.study.naming import NETWORK_EVALUATOR, network_file
+from g2048.study.records.logs import ReportedError
 from g2048.study.weights import shown, weights_problem
 
 TIMED_COLUMN = "timed"  # True in the rows of games played under a time budget (all timing)

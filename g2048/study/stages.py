@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,6 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import Network
 from g2048.play import play_games
 from g2048.study.config import agent_config, shard_range
-from g2048.study.logs import Log, game_progress
 from g2048.study.methods import WeightMethod, get_method
 from g2048.study.methods.base import RunSeed, SelectionRule, incumbents
 from g2048.study.naming import (
@@ -24,6 +24,7 @@ from g2048.study.naming import (
     selected_weights,
 )
 from g2048.study.objectives import game_values
+from g2048.study.records.logs import Log, game_progress
 from g2048.study.results import (
     ResultFileError,
     read_games,
@@ -142,7 +143,7 @@ def held_out_progress(
 
 def train(
     run: str,
-    settings: dict,
+    config: Any,  # noqa: ANN401 (the method's settings_class: TDConfig)
     seed: int,
     study_seed: int,
     network_path: str,
@@ -151,11 +152,13 @@ def train(
     log: Log,
 ) -> tuple[dict, pd.DataFrame, Network]:
     """One training run of a network by the method with its own section `tune.<run>` (td; see
-    `methods.td.TD.train`): (result for JSON, learning curve, network)."""
+    `methods.td.TD.train`), of the settings `config` (its `settings_class`'s, TDConfig; a
+    section of the config becomes one by `method.options`): (result for JSON, learning curve,
+    network)."""
     method = get_method(run)
     if not method.trains_network:
         raise ValueError(f"method {method.name!r} trains no network")
-    job = RunSeed(run, settings, seed, study_seed, threads, log)
+    job = RunSeed(run, config, seed, study_seed, threads, log)
     return method.train(job, network_path, checkpoint)
 
 

@@ -1,5 +1,7 @@
-"""Generic black-box optimisers (NSGA-II, the cross-entropy method, CMA-ES) as ask-and-tell
-tuners run by one loop (`g2048.tuning.loop`); they know nothing about 2048."""
+"""Generic black-box optimisers (NSGA-II, the cross-entropy method, CMA-ES, random search) as
+ask-and-tell tuners run by one loop (`g2048.tuning.loop.run_tuner`), each with a frozen config
+class of its settings declared once (`g2048.settings.setting`: `CEMConfig`, `NSGA2Config`,
+`CMAESConfig`, `RandomSearchConfig`); they know nothing about 2048."""
 
 from __future__ import annotations
 

@@ -13,16 +13,49 @@ before the mean reaches the optimum.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from g2048.settings import setting
 from g2048.tuning import BestSoFar, check_bounds
-from g2048.tuning.loop import run_tuner
+from g2048.tuning.loop import POPULATION, IterationsConfig
+
+
+@dataclass(frozen=True, kw_only=True)
+class CEMConfig(IterationsConfig):
+    """The cross-entropy method's settings, each declared once (`g2048.settings.setting`):
+    the study's schema for a cem run and the checks of `CEM` are written from them."""
+
+    population: int = setting(30, **POPULATION)
+    elite_frac: float = setting(
+        0.2,
+        description="the share of an iteration's samples kept as elites (at least 2 of them)",
+        type="number",
+        exclusiveMinimum=0,
+        maximum=1,
+    )
+    smoothing: float = setting(
+        0.7,
+        description="how far mean and std move to the elites' each iteration (1 = all the way)",
+        type="number",
+        exclusiveMinimum=0,
+        maximum=1,
+    )
+    std_floor: float = setting(
+        1e-3, description="the least std of every coordinate", type="number", minimum=0
+    )
+    noise: tuple[float, float] | None = setting(
+        None,
+        description="Szita & Lorincz's extra variance max(a - t / b, 0) at iteration t, as "
+        "[a, b] (none: source 003's CEM)",
+        type="array",
+        items={"type": "number", "exclusiveMinimum": 0},
+        minItems=2,
+        maxItems=2,
+    )
 
 
 @dataclass(frozen=True)
@@ -50,18 +83,22 @@ def elite_count(population: int, elite_frac: float = 0.2) -> int:
 
 
 class CEM(BestSoFar):
-    """The cross-entropy method as an ask-and-tell tuner (see `run` for its settings)."""
+    """The cross-entropy method as an ask-and-tell tuner (run by `g2048.tuning.loop.run_tuner`),
+    from a diagonal Gaussian of `mean` and `std`, with `config`'s settings; samples are clipped
+    to [lower, upper] where given (either bound may be omitted). The elites are the best
+    max(2, round(elite_frac * population)) samples; mean and std move to the elites' by ``new =
+    smoothing * elite + (1 - smoothing) * old``; with ``noise = (a, b)`` each variance then
+    gains max(a - t / b, 0) at iteration t (0-based); then std is raised to ``std_floor``. All
+    randomness comes from ``numpy.random.default_rng(seed)``."""
+
+    config_class = CEMConfig
 
     def __init__(
         self,
         mean: ArrayLike,
         std: ArrayLike,
         *,
-        population: int = 30,
-        elite_frac: float = 0.2,
-        smoothing: float = 0.7,
-        std_floor: float = 1e-3,
-        noise: tuple[float, float] | None = None,
+        config: CEMConfig,
         seed: int,
         maximize: bool = True,
         lower: ArrayLike | None = None,
@@ -75,22 +112,13 @@ class CEM(BestSoFar):
             )
         if not np.all(std >= 0):
             raise ValueError("std must be >= 0")
-        if population < 2:
-            raise ValueError(f"population must be >= 2, got {population}")
-        if not 0 < elite_frac <= 1:
-            raise ValueError(f"elite_frac must be in (0, 1], got {elite_frac}")
-        if not 0 < smoothing <= 1:
-            raise ValueError(f"smoothing must be in (0, 1], got {smoothing}")
-        if not std_floor >= 0:
-            raise ValueError(f"std_floor must be >= 0, got {std_floor}")
-        if noise is not None and not (len(noise) == 2 and noise[0] >= 0 and noise[1] > 0):
-            raise ValueError(f"noise must be (a >= 0, b > 0), got {noise!r}")
         super().__init__(mean, maximize)
         self.lower, self.upper = check_bounds(lower, upper, mean)
         self.mean, self.std = mean, std
-        self.population = population
-        self.n_elite = elite_count(population, elite_frac)
-        self.smoothing, self.std_floor, self.noise = smoothing, std_floor, noise
+        self.population = config.population
+        self.n_elite = elite_count(config.population, config.elite_frac)
+        self.smoothing, self.std_floor = config.smoothing, config.std_floor
+        self.noise = None if config.noise is None else tuple(config.noise)
         self.rng = np.random.default_rng(seed)
         self.elites = np.empty((0, mean.size))
         self.iteration = 0
@@ -134,28 +162,3 @@ class CEM(BestSoFar):
             final=self.final.copy(),
             final_f=self.final_f.copy(),
         )
-
-
-def run(
-    evaluate: Callable[[np.ndarray], ArrayLike],
-    mean: ArrayLike,
-    std: ArrayLike,
-    *,
-    iterations: int,
-    **settings: Any,
-) -> CEMResult:
-    """Run the cross-entropy method (`CEM`) for `iterations` iterations in the shared loop;
-    ``evaluate`` maps (n, d) candidates to (n,) scores.
-
-    Settings: CEM's (population (30), elite_frac (0.2), smoothing (0.7), std_floor (1e-3),
-    noise, seed, maximize (True), lower, upper) and the loop's (callback, checkpoint, key,
-    resumed: see `loop.optimise`). Samples are clipped to [lower, upper] where given (either
-    bound may be omitted). The elites are the best max(2, round(elite_frac * population))
-    samples; mean and std move to the elites' by ``new = smoothing * elite + (1 - smoothing)
-    * old``; with ``noise = (a, b)`` each variance then gains max(a - t / b, 0) at iteration t
-    (0-based); then std is raised to ``std_floor``. All randomness comes from
-    ``numpy.random.default_rng(seed)``.
-    """
-    if iterations < 1:
-        raise ValueError(f"iterations must be >= 1, got {iterations}")
-    return run_tuner(CEM, evaluate, iterations, {"mean": mean, "std": std, **settings})

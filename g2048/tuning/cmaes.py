@@ -1,26 +1,35 @@
-"""CMA-ES (Hansen & Ostermeier 2001) for noisy single-objective black-box tuning, through the
-`cma` package, Hansen's reference implementation: the method that produced nneonneo/2048-ai's
+"""CMA-ES (Hansen & Ostermeier 2001) for noisy single-objective black-box tuning, through the `cma`
+package, Hansen's reference implementation: the method that produced nneonneo/2048-ai's
 heuristic constants.
 
-`run` has the interface of g2048.tuning.cem.run (an objective mapping (n, d) candidates to (n,)
-scores, a start point, bounds, a seed, a callback per iteration) and runs exactly `iterations`
-generations, whatever cma's own stopping rules say, so that tuners compare at equal numbers of
-games. Every sample comes from numpy.random.default_rng(seed) (cma's `randn` option): numpy's
-global generator is neither read nor changed.
+`CMAES` has the interface of g2048.tuning.cem.CEM (an objective mapping (n, d) candidates to
+(n,) scores, a start point, bounds, a seed; the loop's callback per iteration) and runs exactly
+`iterations` generations, whatever cma's own stopping rules say, so that tuners compare at equal
+numbers of games. Every sample comes from numpy.random.default_rng(seed) (cma's `randn` option):
+numpy's global generator is neither read nor changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from g2048.settings import setting
 from g2048.tuning import BestSoFar, check_bounds
-from g2048.tuning.loop import run_tuner
+from g2048.tuning.loop import POPULATION, IterationsConfig
+
+
+@dataclass(frozen=True, kw_only=True)
+class CMAESConfig(IterationsConfig):
+    """CMA-ES's settings, each declared once (`g2048.settings.setting`): the study's schema
+    for a cmaes run and the checks of `CMAES` are written from them."""
+
+    population: int | None = setting(
+        None, **POPULATION | {"description": "candidates per iteration (cma's 4 + 3 ln d)"}
+    )
 
 
 @dataclass(frozen=True)
@@ -44,14 +53,19 @@ class CMAResult:
 
 
 class CMAES(BestSoFar):
-    """CMA-ES as an ask-and-tell tuner around cma's own (see `run` for its settings)."""
+    """CMA-ES as an ask-and-tell tuner around cma's own (run by
+    `g2048.tuning.loop.run_tuner`), from `mean` with step size `sigma`, with `config`'s
+    settings (population: None for cma's default 4 + 3 ln d); lower and upper, within which
+    cma's boundary transformation keeps the candidates."""
+
+    config_class = CMAESConfig
 
     def __init__(
         self,
         mean: ArrayLike,
         sigma: float,
         *,
-        population: int | None = None,
+        config: CMAESConfig,
         seed: int,
         maximize: bool = True,
         lower: ArrayLike | None = None,
@@ -64,8 +78,6 @@ class CMAES(BestSoFar):
             )
         if not sigma > 0:
             raise ValueError(f"sigma must be > 0, got {sigma}")
-        if population is not None and population < 2:
-            raise ValueError(f"population must be >= 2, got {population}")
         super().__init__(mean, maximize)
         bounds = check_bounds(lower, upper, mean)
         rng = np.random.default_rng(seed)
@@ -77,8 +89,8 @@ class CMAES(BestSoFar):
             "verb_log": 0,
             "verb_disp": 0,
         }
-        if population is not None:
-            options["popsize"] = population
+        if config.population is not None:
+            options["popsize"] = config.population
         import cma  # here, not at the top: it imports scipy and matplotlib (1.5 s a job)
 
         self.es = cma.CMAEvolutionStrategy(mean, sigma, options)
@@ -113,22 +125,3 @@ class CMAES(BestSoFar):
             final=self.final.copy(),
             final_f=self.final_f.copy(),
         )
-
-
-def run(
-    evaluate: Callable[[np.ndarray], ArrayLike],
-    mean: ArrayLike,
-    sigma: float,
-    *,
-    iterations: int,
-    **settings: Any,
-) -> CMAResult:
-    """Run CMA-ES (`CMAES`) from `mean` with step size `sigma` for `iterations` iterations in
-    the shared loop; ``evaluate`` maps (n, d) candidates to (n,) scores.
-
-    Settings: CMA-ES's (population: candidates per iteration, None for cma's default 4 + 3 ln
-    d; seed; maximize (True); lower and upper, within which cma's boundary transformation keeps
-    the candidates) and the loop's (callback, checkpoint, key, resumed: see `loop.optimise`)."""
-    if iterations < 1:
-        raise ValueError(f"iterations must be >= 1, got {iterations}")
-    return run_tuner(CMAES, evaluate, iterations, {"mean": mean, "sigma": sigma, **settings})

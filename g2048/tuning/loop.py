@@ -22,6 +22,7 @@ import json
 import os
 import zipfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +31,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from g2048 import archive_problem
+from g2048.settings import check_settings, from_settings, setting, setting_key, settings_of
 
 CHECKPOINT_VERSION = 1
 
@@ -127,17 +129,50 @@ def _replay(
 LOOP_OPTIONS = ("callback", "checkpoint", "key", "resumed", "note")
 
 
-def run_tuner(
-    tuner: Callable[..., Tuner],
-    evaluate: Callable[[np.ndarray], ArrayLike],
-    steps: int,
-    settings: dict[str, Any],
-) -> Any:
-    """`optimise` a tuner made by ``tuner(**settings)``, the loop's own options (LOOP_OPTIONS)
-    taken out of `settings` first: how each optimiser's `run` is written."""
-    tuner_settings = {k: v for k, v in settings.items() if k not in LOOP_OPTIONS}
-    loop = {k: v for k, v in settings.items() if k in LOOP_OPTIONS}
-    return optimise(lambda: tuner(**tuner_settings), evaluate, steps, **loop)
+# The schemas of the settings most tuners declare (`g2048.settings.setting`'s keywords).
+POPULATION = {
+    "description": "candidates per iteration (at most 10 000)",
+    "type": "integer",
+    "minimum": 2,
+    "maximum": 10_000,
+}
+ITERATIONS = {"description": "iterations (at most 10 000)", "type": "integer", "minimum": 1,
+              "maximum": 10_000}  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
+class TunerConfig:
+    """What every tuner's config class shares: its settings checked against their schemas
+    (SettingError naming the first refused); a subclass declares them and its loop `steps`."""
+
+    def __post_init__(self) -> None:
+        check_settings(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IterationsConfig(TunerConfig):
+    """The config of a tuner that runs `iterations` steps."""
+
+    iterations: int = setting(**ITERATIONS)
+
+    @property
+    def steps(self) -> int:
+        """The loop's steps: one an iteration."""
+        return self.iterations
+
+
+def run_tuner(tuner: type, evaluate: Callable[[np.ndarray], ArrayLike], *args: Any,
+              config: Any = None, **settings: Any) -> Any:  # fmt: skip  # noqa: ANN401
+    """`optimise` the ask-and-tell `tuner` (a class whose `config_class` declares its
+    settings) made by ``tuner(*args, config=config, **rest)`` for the config's `steps`:
+    `settings` holds the config's (when `config` is not given), the loop's own options
+    (LOOP_OPTIONS) and the rest of the tuner's arguments (seed, bounds, ...)."""
+    loop = {k: settings.pop(k) for k in LOOP_OPTIONS if k in settings}
+    if config is None:
+        keys = {setting_key(f) for f in settings_of(tuner.config_class)}
+        given = {k: settings.pop(k) for k in list(settings) if k in keys}
+        config = from_settings(tuner.config_class, given)
+    return optimise(lambda: tuner(*args, config=config, **settings), evaluate, config.steps, **loop)
 
 
 def optimise(

@@ -23,15 +23,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import moocore
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from g2048.settings import setting
 from g2048.tuning import checked_values
-from g2048.tuning.loop import run_tuner
+from g2048.tuning.loop import ITERATIONS, TunerConfig
 
 # Deb's code copies a variable unchanged by SBX when the parents differ by less than this.
 SBX_EPS = 1e-14
@@ -238,24 +238,66 @@ def polynomial_mutation(
     return np.where(mutate, np.clip(X + deltaq * span, lower, upper), X)
 
 
+@dataclass(frozen=True, kw_only=True)
+class NSGA2Config(TunerConfig):
+    """NSGA-II's settings, each declared once (`g2048.settings.setting`): the study's schema
+    for an nsga2 run and the checks of `NSGA2` are written from them."""
+
+    pop_size: int = setting(
+        description="population size (even, 4 to 10 000)",
+        type="integer",
+        minimum=4,
+        maximum=10_000,
+        multipleOf=2,
+    )
+    generations: int = setting(
+        **ITERATIONS | {"description": "generations after the initial population (at most 10 000)"}
+    )
+    crossover_eta: float = setting(
+        15.0, description="SBX's distribution index", type="number", minimum=0
+    )
+    mutation_eta: float = setting(
+        20.0, description="polynomial mutation's distribution index", type="number", minimum=0
+    )
+    crossover_prob: float = setting(
+        0.9, description="the probability that a pair of parents is crossed", type="number",
+        minimum=0, maximum=1,
+    )  # fmt: skip
+    mutation_prob: float | None = setting(
+        None, description="the probability that a variable mutates (none: 1 / d)",
+        type="number", minimum=0, maximum=1,
+    )  # fmt: skip
+
+    @property
+    def steps(self) -> int:
+        """The loop's steps: the initial population, then each generation."""
+        return self.generations + 1
+
+
 class NSGA2:
-    """NSGA-II as an ask-and-tell tuner (see `run` for its settings): the first step asks for
-    the initial population, each later one for a generation's children."""
+    """NSGA-II as an ask-and-tell tuner (run by `g2048.tuning.loop.run_tuner`) in the box
+    [lower, upper], with `config`'s settings: the first step asks for the initial population,
+    each later one for a generation's children; ``evaluate`` maps an (n, d) array of candidates
+    to (n, m) objective values. `maximize`: one bool or one per objective. `pick`: the index
+    of the incumbent in a first front's (n, m) objectives, recorded in the history each
+    generation; default the best on the first objective. ``ref_point`` (caller's sense) fixes
+    the hypervolume reference point; by default it is the worst value of each objective in the
+    initial population plus 10% of that objective's range there (or, if the range is zero,
+    plus 10% of max(|worst|, 1)). ``initial`` optionally gives the (pop_size, d) initial
+    population instead of uniform sampling in the box. All randomness comes from
+    ``numpy.random.default_rng(seed)``."""
 
     step_name = "generation"
+    config_class = NSGA2Config
 
     def __init__(
         self,
         lower: ArrayLike,
         upper: ArrayLike,
         *,
-        pop_size: int,
+        config: NSGA2Config,
         seed: int,
         maximize: bool | Sequence[bool] = False,
-        crossover_eta: float = 15.0,
-        mutation_eta: float = 20.0,
-        crossover_prob: float = 0.9,
-        mutation_prob: float | None = None,
         ref_point: ArrayLike | None = None,
         initial: ArrayLike | None = None,
         pick: Callable[[np.ndarray], int] | None = None,
@@ -266,15 +308,8 @@ class NSGA2:
             raise ValueError("lower and upper must be 1-D arrays of the same non-zero length")
         if not np.all(lower < upper):
             raise ValueError("lower must be strictly less than upper in every coordinate")
-        if pop_size < 4 or pop_size % 2:
-            raise ValueError(f"pop_size must be even and >= 4, got {pop_size}")
-        if crossover_eta < 0 or mutation_eta < 0:
-            raise ValueError("crossover_eta and mutation_eta must be >= 0")
-        d = lower.size
-        mutation_prob = 1.0 / d if mutation_prob is None else mutation_prob
-        for name, prob in (("crossover_prob", crossover_prob), ("mutation_prob", mutation_prob)):
-            if not 0.0 <= prob <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1], got {prob}")
+        d, pop_size = lower.size, config.pop_size
+        mutation_prob = 1.0 / d if config.mutation_prob is None else config.mutation_prob
         if initial is not None:
             initial = np.array(initial, dtype=float)
             if initial.shape != (pop_size, d):
@@ -283,8 +318,8 @@ class NSGA2:
                 raise ValueError("initial population must lie within [lower, upper]")
         self.lower, self.upper, self.pop_size, self.initial = lower, upper, pop_size, initial
         self.maximize, self.ref_point, self.pick = maximize, ref_point, pick
-        self.crossover = {"eta": crossover_eta, "prob": crossover_prob}
-        self.mutation = {"eta": mutation_eta, "prob": mutation_prob}
+        self.crossover = {"eta": config.crossover_eta, "prob": config.crossover_prob}
+        self.mutation = {"eta": config.mutation_eta, "prob": mutation_prob}
         self.rng = np.random.default_rng(seed)
         self.X = self.F = self.sign = self.ref = None
         self.rank = self.crowding = None
@@ -359,35 +394,6 @@ class NSGA2:
             ref_point=self.ref * self.sign,
             fronts=list(self.fronts),
         )
-
-
-def run(
-    evaluate: Callable[[np.ndarray], ArrayLike],
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    generations: int,
-    **settings: Any,
-) -> NSGA2Result:
-    """Run NSGA-II (`NSGA2`) for the initial population and `generations` generations in the
-    shared loop; ``evaluate`` maps an (n, d) array of candidates to (n, m) objective values.
-
-    Settings: NSGA-II's (pop_size, seed, maximize: one bool or one per objective,
-    crossover_eta (15), mutation_eta (20), crossover_prob (0.9), mutation_prob (default 1/d),
-    ref_point, initial, pick: the index of the incumbent in a first front's (n, m) objectives,
-    recorded in the history each generation; default the best on the first objective) and
-    the loop's (callback, checkpoint, key, resumed: see
-    `loop.optimise`; the callback is called after generation g = 0 (initial population), 1,
-    ..., generations). ``ref_point`` (caller's sense) fixes the hypervolume reference point; by
-    default it is the worst value of each objective in the initial population plus 10% of that
-    objective's range there (or, if the range is zero, plus 10% of max(|worst|, 1)).
-    ``initial`` optionally gives the (pop_size, d) initial population instead of uniform
-    sampling in the box. All randomness comes from ``numpy.random.default_rng(seed)``.
-    """
-    if generations < 0:
-        raise ValueError(f"generations must be >= 0, got {generations}")
-    bounds = {"lower": lower, "upper": upper}
-    return run_tuner(NSGA2, evaluate, generations + 1, bounds | settings)
 
 
 def _objective_signs(maximize: bool | Sequence[bool], n_obj: int) -> np.ndarray:

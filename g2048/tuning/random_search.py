@@ -7,16 +7,23 @@ Each step samples `population` points uniformly in [lower, upper]; the tuner kee
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from g2048.settings import setting
 from g2048.tuning import BestSoFar, check_bounds
-from g2048.tuning.loop import run_tuner
+from g2048.tuning.loop import POPULATION, IterationsConfig
+
+
+@dataclass(frozen=True, kw_only=True)
+class RandomSearchConfig(IterationsConfig):
+    """Random search's settings, each declared once (`g2048.settings.setting`): the study's
+    schema for a random run and the checks of `RandomSearch` are written from them."""
+
+    population: int = setting(**POPULATION | {"description": "samples per iteration"})
 
 
 @dataclass(frozen=True)
@@ -33,14 +40,18 @@ class RandomSearchResult:
 
 
 class RandomSearch(BestSoFar):
-    """Random search as an ask-and-tell tuner (see `run`)."""
+    """Random search as an ask-and-tell tuner (run by `g2048.tuning.loop.run_tuner`) in
+    [lower, upper], with `config`'s settings, keeping the best `keep` points ever told; all
+    randomness comes from ``numpy.random.default_rng(seed)``."""
+
+    config_class = RandomSearchConfig
 
     def __init__(
         self,
         lower: ArrayLike,
         upper: ArrayLike,
         *,
-        population: int,
+        config: RandomSearchConfig,
         keep: int = 1,
         seed: int,
         maximize: bool = True,
@@ -49,12 +60,10 @@ class RandomSearch(BestSoFar):
         if lower.ndim != 1 or lower.size == 0:
             raise ValueError(f"lower must be 1-D and not empty, got shape {lower.shape}")
         self.lower, self.upper = check_bounds(lower, upper, lower)
-        if population < 1:
-            raise ValueError(f"population must be >= 1, got {population}")
         if keep < 1:
             raise ValueError(f"keep must be >= 1, got {keep}")
         super().__init__(np.full(lower.size, np.nan), maximize)
-        self.population, self.keep = population, keep
+        self.population, self.keep = config.population, keep
         self.rng = np.random.default_rng(seed)
         self.archive = np.empty((0, lower.size))
         self.archive_f = np.empty(0)
@@ -79,21 +88,3 @@ class RandomSearch(BestSoFar):
             archive_f=self.archive_f.copy(),
             history=history,
         )
-
-
-def run(
-    evaluate: Callable[[np.ndarray], ArrayLike],
-    lower: ArrayLike,
-    upper: ArrayLike,
-    *,
-    iterations: int,
-    **settings: Any,
-) -> RandomSearchResult:
-    """Run random search for `iterations` steps in the shared loop; ``evaluate`` maps (n, d)
-    points to (n,) values. Settings: `RandomSearch`'s (population, keep (1), seed, maximize
-    (True)) and the loop's (callback, checkpoint, key, resumed: see `loop.optimise`). All
-    randomness comes from ``numpy.random.default_rng(seed)``."""
-    if iterations < 1:
-        raise ValueError(f"iterations must be >= 1, got {iterations}")
-    bounds = {"lower": lower, "upper": upper}
-    return run_tuner(RandomSearch, evaluate, iterations, bounds | settings)

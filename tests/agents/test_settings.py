@@ -1,4 +1,4 @@
-"""Agent settings defined once (g2048.agents.settings): the schema that AgentConfig's fields
+"""Agent settings defined once (g2048.settings): the schema that AgentConfig's fields
 write for the study config, and AgentConfig's own checks, accept the same values."""
 
 import copy
@@ -11,7 +11,7 @@ import yaml
 
 from g2048.agents import AGENTS, AgentConfig, agent_schema
 from g2048.agents.rollout import POLICIES
-from g2048.agents.settings import check_settings, object_schema, setting
+from g2048.settings import check_settings, object_schema, setting
 from g2048.study.config import load_schema, validate_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config"

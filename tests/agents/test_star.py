@@ -9,7 +9,7 @@ from g2048 import evaluators
 from g2048.agents import UPPER as UPPER_INDEX
 from g2048.agents import AgentConfig
 from g2048.agents.expectimax import new_table
-from g2048.agents.split import split_move_values
+from g2048.agents.parallel import split_move_values
 from g2048.engine.board import encode
 from g2048.engine.parallel import thread_count
 from g2048.engine.rng import game_seeds

@@ -38,9 +38,10 @@ from g2048.evaluators import EVALUATORS, ntuple
 from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
 from g2048.play import COLUMNS, play_games
+from g2048.settings import from_settings
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, validate_config
-from g2048.study.hashes import file_sha256, record_outputs, record_path
+from g2048.study.records.integrity import file_sha256, record_outputs, record_path
 from g2048.study.results import write_json
 from g2048.study.stages import select
 
@@ -599,7 +600,9 @@ def test_train_refuses_to_replace_a_network_but_resumes_its_checkpoint(
     out.unlink()
     settings = {"network": "lines4x2", "games": 1000, "alpha": 0.1, "checkpoint_every": 1000}
     checkpoint = str(out) + ".ckpt"
-    stages.train("td", settings, 1, 2048, str(out), checkpoint, 1, lambda line: None)
+    stages.train(
+        "td", from_settings(TDConfig, settings), 1, 2048, str(out), checkpoint, 1, lambda line: None
+    )
     capsys.readouterr()
     assert main([*args, "--out", str(out)]) == 0
     assert "resum" in capsys.readouterr().out and out.read_bytes() == replaced
@@ -661,7 +664,16 @@ def test_train_refuses_to_resume_a_checkpoint_holding_nan(tmp_path: Path, capsys
     out = tmp_path / "net.npz"
     checkpoint = tmp_path / "net.npz.ckpt"
     settings = {"network": "lines4x2", "games": 1000, "alpha": 0.1, "checkpoint_every": 1000}
-    stages.train("td", settings, 1, 2048, str(out), str(checkpoint), 1, lambda line: None)
+    stages.train(
+        "td",
+        from_settings(TDConfig, settings),
+        1,
+        2048,
+        str(out),
+        str(checkpoint),
+        1,
+        lambda line: None,
+    )
     with np.load(checkpoint) as data:
         arrays = {name: data[name] for name in data.files}
     arrays["table"].view(np.float32)[3] = np.inf

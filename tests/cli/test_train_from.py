@@ -12,7 +12,6 @@ import pytest
 from searches import played_boards, random_network
 
 from g2048.agents import AgentConfig
-from g2048.agents.settings import SettingError
 from g2048.cli.main import main
 from g2048.engine.board import encode
 from g2048.engine.reference import ref_ntuple_value
@@ -22,6 +21,7 @@ from g2048.learning.recipes import TDConfig
 from g2048.learning.td import stages_in_use, train
 from g2048.play import play_games
 from g2048.report.stats import summarize
+from g2048.settings import SettingError, from_settings
 from g2048.study import stages
 from g2048.study.config import ConfigError, load_config, validate_config
 from g2048.study.naming import tuning_purpose
@@ -77,7 +77,14 @@ def test_the_runs_settings_name_the_files_sha256_which_it_must_have(tmp_path: Pa
     settings = {"network": "lines4x2", "games": 1000, "from": str(start)}
     settings["from_sha256"] = sha256(start)
     data, curve, network = stages.train(
-        "td", settings, 1, 2048, "x.npz", str(tmp_path / "ckpt"), 1, lambda _: None
+        "td",
+        from_settings(TDConfig, settings),
+        1,
+        2048,
+        "x.npz",
+        str(tmp_path / "ckpt"),
+        1,
+        lambda _: None,
     )
     assert data["settings"]["from"] == str(start)
     assert data["settings"]["from_sha256"] == sha256(start)
@@ -86,7 +93,14 @@ def test_the_runs_settings_name_the_files_sha256_which_it_must_have(tmp_path: Pa
         ValueError, match=r"start.npz: its SHA-256 is .*, not 0000.* replaced since"
     ):
         stages.train(
-            "td", settings | {"from_sha256": "0" * 64}, 1, 2048, "x.npz", "c", 1, lambda _: None
+            "td",
+            from_settings(TDConfig, settings | {"from_sha256": "0" * 64}),
+            1,
+            2048,
+            "x.npz",
+            "c",
+            1,
+            lambda _: None,
         )
     with pytest.raises(SettingError, match="from .* needs from_sha256, the file's SHA-256"):
         TDConfig("lines4x2", 1000, from_=str(start))

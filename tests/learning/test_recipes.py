@@ -3,20 +3,21 @@ command's flags and the training function all come from it, and the named recipe
 
 import argparse
 import dataclasses
+import importlib
 import inspect
 import re
 from pathlib import Path
 
 import pytest
 
-from g2048.agents.settings import SettingError, setting_key, settings_mapping, settings_of
 from g2048.cli.main import build_parser, main
 from g2048.learning.recipes import BLOCK, RECIPES, TRAIN_ONLY, TDConfig, td_schema
 from g2048.learning.td import train
+from g2048.settings import SettingError, setting, setting_key, settings_mapping, settings_of
 from g2048.study import stages
 from g2048.study.config import load_schema
-from g2048.study.logs import ReportedError
 from g2048.study.methods import get_method
+from g2048.study.records.logs import ReportedError
 
 PACKAGE = Path(__file__).resolve().parents[2] / "g2048"
 SCHEMA = td_schema("", train=True)
@@ -49,7 +50,7 @@ def test_the_train_flags_are_tdconfigs_settings() -> None:
         assert action.default is argparse.SUPPRESS  # the recipe's value, else TDConfig's
         assert action.choices == spec.get("enum")
         if spec.get("default", "") != "" and spec.get("type") != "boolean":
-            assert f"Default {spec['default']}." in action.help
+            assert f"(default {spec['default']})" in action.help
     run_options = {"help", "recipe", "patterns", "seed", "study_seed", "threads", "out", "force"}
     run_options |= {"curve"}
     assert set(flags) == set(SCHEMA["properties"]) | run_options
@@ -144,4 +145,27 @@ def test_train_takes_a_recipe_under_the_flags_given(tmp_path: Path, monkeypatch)
     args = ["train", "--network", "lines4x2", "--games", "20000", "--recipe", "otd-tc"]
     assert main([*args, "--init", "500", "--out", str(tmp_path / "net.npz")]) == 1
     want = TDConfig("lines4x2", 20000, init=500.0, tc_games=2000, tc_alpha=1.0)
-    assert given == [settings_mapping(want)]
+    assert given == [want]
+
+
+@dataclasses.dataclass(frozen=True)
+class MoreTD(TDConfig):
+    """TDConfig with one more setting, as a contributor adds one: one line."""
+
+    decay: float = setting(0.0, description="a new setting", type="number", minimum=0, maximum=1)
+
+
+def test_a_new_td_setting_is_one_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One field added to TDConfig reaches the train command's flags, the config's tune.td
+    section (with its default) and the checks of both."""
+    monkeypatch.setattr(importlib.import_module("g2048.cli.main"), "TDConfig", MoreTD)
+    args = build_parser().parse_args(["train", "--network", "lines4x2", "--games", "1000",
+                                      "--out", "x.npz", "--decay", "0.5"])  # fmt: skip
+    assert args.decay == 0.5
+    td = get_method("td")
+    monkeypatch.setattr(td, "settings_class", MoreTD)
+    section = load_schema()["properties"]["tune"]["properties"]["td"]
+    assert section["properties"]["decay"]["default"] == 0.0
+    with pytest.raises(SettingError, match="decay must be in") as info:
+        td.check_section({"network": "lines4x2", "games": 1000, "decay": 2.0})
+    assert info.value.key == "decay"

@@ -1,5 +1,6 @@
 """TD(0) training of n-tuple networks: determinism, learning, checkpoints that survive a kill."""
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -19,8 +20,9 @@ from g2048.evaluators import AFTERSTATE, ntuple
 from g2048.learning.kernels import MAX_RANK, MOVES, SCORE, kernels
 from g2048.learning.recipes import TDConfig
 from g2048.learning.td import train
-from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
+from g2048.learning.trainer import CURVE_COLUMNS, TrainingError, checkpoint_key
 from g2048.play import play_games
+from g2048.settings import setting, setting_key, settings_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,6 +121,31 @@ def test_a_checkpoint_of_other_settings_is_never_resumed(tmp_path: Path) -> None
         resumed=resumed_at.append,
     )
     assert resumed_at == [200]  # a longer run of the same settings goes on from it
+
+
+@dataclasses.dataclass(frozen=True)
+class MoreTD(TDConfig):
+    """TDConfig with one more setting, as a contributor would add one, and one that does not
+    change the result (declared keyed=False)."""
+
+    decay: float = setting(0.0, description="a new setting", type="number", minimum=0)
+    report_every: int = setting(1, keyed=False, description="a new setting", type="integer")
+
+
+def test_the_checkpoint_key_is_every_setting_but_those_declared_not_to_change_the_result() -> None:
+    config = TDConfig("lines4x2", 2000, tc_games=1000, checkpoint_every=1000)
+    key = config.checkpoint_settings()
+    wanted = {setting_key(f) for f in settings_of(TDConfig)}
+    wanted -= {"games", "tc_games", "from", "checkpoint_every"}  # declared keyed=False
+    assert set(key) == wanted | {"block", "tc_from"} and key["tc_from"] == 1000
+    more = MoreTD("lines4x2", 2000, tc_games=1000, checkpoint_every=1000)
+    assert more.checkpoint_settings() == key | {"decay": 0.0}
+    changed = dataclasses.replace(more, decay=0.5)
+    assert checkpoint_key(changed.checkpoint_settings()) != checkpoint_key(
+        more.checkpoint_settings()
+    )
+    quiet = dataclasses.replace(more, report_every=10)
+    assert quiet.checkpoint_settings() == more.checkpoint_settings()
 
 
 def past_bounds(config: TDConfig, **rates: float) -> TDConfig:

@@ -548,6 +548,12 @@ def test_every_number_of_the_schema_refuses_nan_and_infinity() -> None:
     configs = {name: yaml.safe_load((CONFIGS / name).read_text()) for name in SHIPPED}
     configs["smoke, with keys it leaves out"] = smoke()
     configs["smoke, with keys it leaves out"]["tune"]["runs"][1]["step"] = 0.2
+    configs["smoke, with keys it leaves out"]["tune"]["runs"][1] |= {
+        "elite_frac": 0.2, "smoothing": 0.7, "std_floor": 1e-4
+    }  # fmt: skip
+    configs["smoke, with keys it leaves out"]["tune"]["runs"][0] |= {
+        "crossover_eta": 15.0, "mutation_eta": 20.0, "crossover_prob": 0.9, "mutation_prob": 0.1
+    }  # fmt: skip
     configs["smoke, with keys it leaves out"]["tune"]["td"]["stages"] = [16384]
     for name, config in configs.items():
         validate_config(config, schema)

@@ -13,7 +13,7 @@ import pytest
 from g2048.cli.main import main
 from g2048.evaluators.ntuple import Network, save_network
 from g2048.report.tables import write_table
-from g2048.study.digests import (
+from g2048.study.records.integrity import (
     DigestFileError,
     docs_problems,
     file_rows,
@@ -22,7 +22,7 @@ from g2048.study.digests import (
     verify,
     write_digests,
 )
-from g2048.study.provenance import (
+from g2048.study.records.provenance import (
     STUDY_VARIABLE,
     environment,
     footer,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from g2048.study.logs import INTERRUPTED
+from g2048.study.records.logs import INTERRUPTED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ import sys
 from g2048.agents import AgentConfig
 from g2048.engine.rng import game_seeds
 from g2048.play import play_games
-from g2048.study.logs import script_log
+from g2048.study.records.logs import script_log
 
 log = script_log(sys.argv[1])
 play_games(AgentConfig("greedy"), game_seeds(1, "warm-up", 1))  # compiled or loaded

@@ -3,6 +3,7 @@ selection and its labels; the schema's method part comes from them, every defaul
 own schema, and a new method is one class and its registry entry."""
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,13 +15,16 @@ import pytest
 import yaml
 
 from g2048.report.tables import tuning_table
+from g2048.settings import SettingError, setting
 from g2048.study import config as study
 from g2048.study.config import ConfigError, load_schema, validate_config
-from g2048.study.methods import METHODS, Key, Tuned, WeightMethod, get_method
+from g2048.study.methods import METHODS, Tuned, WeightMethod, get_method
 from g2048.study.methods.base import SearchRun
+from g2048.study.methods.cem import CEMSettings
 from g2048.study.objectives import CEMObjective
 from g2048.study.results import read_history, read_selection, read_tune, write_csv, write_json
 from g2048.study.stages import select, tune
+from g2048.tuning import nsga2
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,15 +63,17 @@ def test_every_schema_default_satisfies_its_own_schema(path, default, subschema)
     [
         (m, k)
         for m in METHODS.values()
-        for k, key in m.keys.items()
-        if not key.required and key.default is not None  # None: the key's absence
+        for k, field in m.keys.items()
+        if field.default not in (dataclasses.MISSING, None)  # None: the key's absence
     ],
     ids=str,
 )
 def test_every_method_default_satisfies_its_key_schema(method, name: str) -> None:  # noqa: ANN001
-    key = method.keys[name]
-    rest = {k: v for k, v in key.schema.items() if k != "description"}
-    jsonschema.Draft202012Validator({**rest, "$defs": SCHEMA["$defs"]}).validate(key.default)
+    spec = method.schema()["properties"][name]
+    rest = {k: v for k, v in spec.items() if k not in ("description", "default")}
+    default = method.keys[name].default
+    default = list(default) if isinstance(default, tuple) else default
+    jsonschema.Draft202012Validator({**rest, "$defs": SCHEMA["$defs"]}).validate(default)
 
 
 def test_a_td_section_without_optional_keys_gets_their_defaults() -> None:
@@ -131,14 +137,17 @@ class SearchResult:
     history: pd.DataFrame
 
 
+@dataclass(frozen=True)
+class RoundsSettings:
+    samples: int = setting(description="candidates", type="integer", minimum=1)
+    rounds: int = setting(2, description="rounds", type="integer", minimum=1)
+
+
 class RandomSearch(WeightMethod):
     name = "rs"
     label = "plain random search"
     description = "uniform samples of the tuning box, without the shared loop"
-    keys = {
-        "samples": Key({"description": "candidates", "type": "integer", "minimum": 1}, True),
-        "rounds": Key({"description": "rounds", "type": "integer", "minimum": 1}, default=2),
-    }
+    settings_class = RoundsSettings
     result_keys = ("best_x", "best_f")
     history_columns = ("round", "best_f")
     objective_class = CEMObjective
@@ -148,14 +157,13 @@ class RandomSearch(WeightMethod):
 
     def training_games(self, settings: dict) -> int:
         options = self.options(settings)
-        return options["samples"] * options["rounds"] * settings["games"]
+        return options.samples * options.rounds * settings["games"]
 
     def final_size(self, settings: dict) -> int:
         return settings["samples"]
 
     def search(  # noqa: ANN001
-        self, evaluator, *, agent, games, samples, rounds, seed, selection, progress, resume,
-        **settings,
+        self, evaluator, *, agent, games, config, seed, selection, progress, resume, **settings,
     ) -> Tuned:  # fmt: skip
         """Runs whole or not at all: it takes no checkpoint (`resume`); its last round's
         samples, best first, are its final candidates (the study's rule picks among them)."""
@@ -163,7 +171,8 @@ class RandomSearch(WeightMethod):
         bounds = objective.evaluator.bounds
         rng = np.random.default_rng(seed)
         best_x, best_f, rows = None, -np.inf, []
-        for r in range(rounds):
+        samples = config.samples
+        for r in range(config.rounds):
             X = bounds[:, 0] + rng.random((samples, len(bounds))) * (bounds[:, 1] - bounds[:, 0])
             f = objective(X)
             if f.max() > best_f:
@@ -210,3 +219,40 @@ def test_a_new_method_needs_only_its_class_and_its_registry_entry(
     assert read_selection(tmp_path / "select.json")["weights"] == result["reevaluation"]["X"][best]
     table = tuning_table([selected])
     assert table.loc[0, "method"] == "rs" and table.loc[0, "evaluator"] == "cem8"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoreCEM(CEMSettings):
+    """A cem run's settings with one more, declared as a contributor adds one: one line."""
+
+    restarts: int = setting(0, description="restarts", type="integer", minimum=0, maximum=5)
+
+
+def test_a_new_tuner_setting_is_one_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One field added to a method's settings class reaches the config's schema (described,
+    with its default), the method's checks and its run's settings; the checks of the study's
+    config and of the tuner are that class's (NSGA-II's even population, written once)."""
+    cem = get_method("cem")
+    monkeypatch.setattr(cem, "settings_class", MoreCEM)
+    properties = load_schema()["$defs"]["tuning_run"]["properties"]
+    assert properties["restarts"] == {
+        "description": "cem (default 0): restarts.", "type": "integer", "minimum": 0,
+        "maximum": 5,
+    }  # fmt: skip
+    run = smoke()["tune"]["runs"][1]
+    assert cem.options(run | {"restarts": 2}).restarts == 2
+    with pytest.raises(SettingError, match=r"^restarts must be in 0..5, got 9$") as info:
+        cem.check_section(run | {"restarts": 9})
+    assert info.value.key == "restarts"
+    config = smoke()
+    config["tune"]["runs"][1]["restarts"] = 9
+    with pytest.raises(ConfigError, match=r"tune.runs\[1\].restarts"):
+        validate_config(config)
+    config = smoke()
+    config["tune"]["runs"][0]["pop_size"] = 6
+    validate_config(config)
+    config["tune"]["runs"][0]["pop_size"] = 7
+    with pytest.raises(ConfigError, match=r"tune.runs\[0\].pop_size"):
+        validate_config(config)
+    with pytest.raises(SettingError, match="pop_size must be a multiple of 2, got 7"):
+        nsga2.NSGA2Config(pop_size=7, generations=1)

@@ -21,6 +21,7 @@ from g2048.study.naming import tuning_purpose
 from g2048.study.objectives import SEED003_LOOKAHEAD, CEMObjective, NSGA2Objective
 from g2048.study.stages import tune
 from g2048.tuning import cem, cmaes, nsga2
+from g2048.tuning.loop import run_tuner
 
 GREEDY = AgentConfig("greedy")
 GAME_COLUMNS = ["seed", "score", "max_tile", "moves", "empty_mean", "nodes", "overflow"]
@@ -137,7 +138,9 @@ def test_cem_game_seeds_ignore_the_sampler() -> None:
             probe_values.append(f[-1])
             return f[:-1]
 
-        result = cem.run(evaluate, probe, np.ones(8), population=4, iterations=3, seed=sampler_seed)
+        result = run_tuner(
+            cem.CEM, evaluate, probe, np.ones(8), population=4, iterations=3, seed=sampler_seed
+        )
         return probe_values, result
 
     (probe1, result1), (probe2, result2) = probed_run(1), probed_run(2)
@@ -197,7 +200,8 @@ def test_nsga2_tuning_run_is_reproducible_and_elitist() -> None:
 
 def test_normalising_the_objectives_leaves_the_search_unchanged() -> None:
     runs = [
-        nsga2.run(
+        run_tuner(
+            nsga2.NSGA2,
             NSGA2Objective(games=2, study_seed=12, normalised=normalised),
             np.zeros(4),
             np.ones(4),
@@ -278,7 +282,8 @@ def test_cmaes_solves_a_toy_problem_in_the_unit_box() -> None:
         def __call__(self, X: np.ndarray) -> np.ndarray:
             return -(((np.asarray(X) - target) / width) ** 2).sum(axis=1)
 
-    result = cmaes.run(lambda U: Toy("nneonneo", study_seed=1)(bounds[:, 0] + U * width),
+    result = run_tuner(cmaes.CMAES,
+                       lambda U: Toy("nneonneo", study_seed=1)(bounds[:, 0] + U * width),
                        (np.array(get_evaluator("nneonneo").default_weights) - bounds[:, 0]) / width,
                        0.1, iterations=80, seed=3, lower=np.zeros(5), upper=np.ones(5))  # fmt: skip
     np.testing.assert_allclose(bounds[:, 0] + result.mean * width, target, rtol=1e-3)

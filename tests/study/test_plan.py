@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from g2048.cli.main import main
-from g2048.study import plan
-from g2048.study.plan import (
+from g2048.study.records import plan
+from g2048.study.records.job_cost import Work
+from g2048.study.records.plan import (
     Job,
     PlanError,
     dependencies,
@@ -19,7 +20,6 @@ from g2048.study.plan import (
     rates_from,
     schedule,
 )
-from g2048.study.work import Work
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE_DRY_RUN = plan.dry_run  # before the `study` fixture stands in for it

@@ -5,10 +5,12 @@ import pytest
 from optproblems import rosenbrock, sphere
 
 from g2048.tuning import cem
+from g2048.tuning.loop import run_tuner
 
 
 def test_sphere_converges() -> None:
-    result = cem.run(
+    result = run_tuner(
+        cem.CEM,
         sphere,
         np.full(8, 3.0),
         np.full(8, 5.0),
@@ -27,7 +29,8 @@ def test_rosenbrock_reaches_the_valley_floor() -> None:
     # along it at a pace set by std_floor (with the default floor, 300 iterations stall near f = 5).
     # With std_floor = 0.003 and 6000 iterations, seeds 0-9 reached best_f <= 5.5e-3 and
     # max |best_x - 1| <= 0.11.
-    result = cem.run(
+    result = run_tuner(
+        cem.CEM,
         rosenbrock,
         np.zeros(8),
         np.ones(8),
@@ -51,8 +54,8 @@ def test_noise_reaches_the_optimum_where_plain_cem_stalls() -> None:
     plain, noisy = [], []
     for seed in range(10):
         for noise, out in ((None, plain), ((0.1, 200.0), noisy)):
-            result = cem.run(
-                sphere, np.full(8, 3.0), np.full(8, 2.0), seed=seed, maximize=False,
+            result = run_tuner(
+                cem.CEM, sphere, np.full(8, 3.0), np.full(8, 2.0), seed=seed, maximize=False,
                 noise=noise, **setting,
             )  # fmt: skip
             out.append(np.linalg.norm(result.mean))
@@ -68,8 +71,8 @@ def test_noise_adds_the_scheduled_variance() -> None:
         return np.zeros(len(X))  # every candidate ties: the elites are the first samples
 
     setting = {"population": 10, "elite_frac": 0.2, "smoothing": 1.0, "std_floor": 0.0}
-    result = cem.run(
-        flat, np.zeros(2), np.ones(2), noise=(0.5, 2.0), iterations=3, seed=4, **setting
+    result = run_tuner(
+        cem.CEM, flat, np.zeros(2), np.ones(2), noise=(0.5, 2.0), iterations=3, seed=4, **setting
     )
     rng = np.random.default_rng(4)
     mean, std = np.zeros(2), np.ones(2)
@@ -91,7 +94,8 @@ def test_update_rule() -> None:
         return f
 
     mean0, std0 = np.array([1.0, -2.0, 0.5]), np.array([0.5, 1.0, 2.0])
-    result = cem.run(
+    result = run_tuner(
+        cem.CEM,
         recording,
         mean0,
         std0,
@@ -123,15 +127,30 @@ def test_at_least_two_elites() -> None:
         samples.append(X)
         return X[:, 0]
 
-    result = cem.run(
-        recording, [0.0], [1.0], population=10, elite_frac=0.01, smoothing=1.0, iterations=1, seed=0
+    result = run_tuner(
+        cem.CEM,
+        recording,
+        [0.0],
+        [1.0],
+        population=10,
+        elite_frac=0.01,
+        smoothing=1.0,
+        iterations=1,
+        seed=0,
     )
     assert result.mean[0] == pytest.approx(np.sort(samples[0][:, 0])[-2:].mean())
 
 
 def test_std_floor_holds_in_every_iteration() -> None:
-    result = cem.run(
-        sphere, np.ones(4), np.ones(4), std_floor=0.05, iterations=60, seed=1, maximize=False
+    result = run_tuner(
+        cem.CEM,
+        sphere,
+        np.ones(4),
+        np.ones(4),
+        std_floor=0.05,
+        iterations=60,
+        seed=1,
+        maximize=False,
     )
     stds = result.history[[f"std_{k}" for k in range(4)]].to_numpy()
     assert np.all(stds >= 0.05)
@@ -146,14 +165,14 @@ def test_samples_are_clipped_to_bounds() -> None:
         return X.sum(axis=1)
 
     lower, upper = np.array([0.0, -1.0]), np.array([1.0, 0.0])
-    result = cem.run(
-        recording, [0.5, -0.5], [3.0, 3.0], lower=lower, upper=upper, iterations=5, seed=2
+    result = run_tuner(
+        cem.CEM, recording, [0.5, -0.5], [3.0, 3.0], lower=lower, upper=upper, iterations=5, seed=2
     )
     samples = np.concatenate(seen)
     assert np.all((lower <= samples) & (samples <= upper))
     assert np.any(samples == lower) and np.any(samples == upper)
     np.testing.assert_array_equal(result.best_x, upper)  # maximising the sum
-    cem.run(recording, [0.5, -0.5], [3.0, 3.0], upper=upper, iterations=1, seed=2)
+    run_tuner(cem.CEM, recording, [0.5, -0.5], [3.0, 3.0], upper=upper, iterations=1, seed=2)
     assert np.all(seen[-1] <= upper) and np.any(seen[-1] < lower)  # one-sided clipping
 
 
@@ -162,7 +181,9 @@ def test_best_is_best_ever_evaluated(maximize: bool) -> None:
     def noisy(X: np.ndarray) -> np.ndarray:
         return -sphere(X) + np.sin(50 * X[:, 0])  # deterministic "noise"
 
-    result = cem.run(noisy, np.zeros(3), np.ones(3), iterations=20, seed=3, maximize=maximize)
+    result = run_tuner(
+        cem.CEM, noisy, np.zeros(3), np.ones(3), iterations=20, seed=3, maximize=maximize
+    )
     column = result.history["best_f"]
     assert result.best_f == (column.max() if maximize else column.min())
     assert noisy(result.best_x[None])[0] == result.best_f
@@ -172,7 +193,9 @@ def test_best_is_best_ever_evaluated(maximize: bool) -> None:
 
 def test_seeds() -> None:
     def go(seed: int) -> cem.CEMResult:
-        return cem.run(sphere, np.ones(5), np.ones(5), iterations=10, seed=seed, maximize=False)
+        return run_tuner(
+            cem.CEM, sphere, np.ones(5), np.ones(5), iterations=10, seed=seed, maximize=False
+        )
 
     a, b, c = go(4), go(4), go(5)
     assert a.history.equals(b.history)
@@ -182,7 +205,8 @@ def test_seeds() -> None:
 
 def test_callback_sees_each_iteration() -> None:
     seen: list[tuple[int, int]] = []
-    cem.run(
+    run_tuner(
+        cem.CEM,
         sphere,
         np.ones(2),
         np.ones(2),
@@ -225,4 +249,4 @@ def test_invalid_arguments_raise(bad: dict) -> None:
         "seed": 0,
     } | bad
     with pytest.raises(ValueError):
-        cem.run(**kwargs)
+        run_tuner(cem.CEM, **kwargs)

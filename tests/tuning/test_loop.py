@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from g2048.tuning import cem, cmaes, nsga2, random_search
-from g2048.tuning.loop import optimise
+from g2048.tuning.loop import optimise, run_tuner
 
 
 def bumpy(X: np.ndarray) -> np.ndarray:
@@ -26,9 +26,11 @@ def zdt1(X: np.ndarray) -> np.ndarray:
 
 BOX = {"lower": np.zeros(4), "upper": np.ones(4)}
 RUNS: dict[str, Callable[..., object]] = {
-    "cem": lambda f, **kw: cem.run(f, np.full(4, 0.5), np.full(4, 0.2), seed=1, **BOX, **kw),
-    "cmaes": lambda f, **kw: cmaes.run(f, np.full(4, 0.5), 0.2, seed=1, **BOX, **kw),
-    "nsga2": lambda f, **kw: nsga2.run(f, pop_size=12, seed=1, **BOX, **kw),
+    "cem": lambda f, **kw: run_tuner(
+        cem.CEM, f, np.full(4, 0.5), np.full(4, 0.2), seed=1, **BOX, **kw
+    ),
+    "cmaes": lambda f, **kw: run_tuner(cmaes.CMAES, f, np.full(4, 0.5), 0.2, seed=1, **BOX, **kw),
+    "nsga2": lambda f, **kw: run_tuner(nsga2.NSGA2, f, pop_size=12, seed=1, **BOX, **kw),
 }
 OBJECTIVE = {"cem": bumpy, "cmaes": bumpy, "nsga2": zdt1}
 LENGTH = {"cem": "iterations", "cmaes": "iterations", "nsga2": "generations"}
@@ -180,7 +182,9 @@ def test_random_search_records_its_best_sample_so_far_as_the_incumbent() -> None
         told.append((X, bumpy(X)))
         return told[-1][1]
 
-    result = random_search.run(evaluate, population=5, iterations=4, seed=3, **BOX)
+    result = run_tuner(
+        random_search.RandomSearch, evaluate, population=5, iterations=4, seed=3, **BOX
+    )
     for step, incumbent in enumerate(incumbents(result.history)):
         X = np.concatenate([x for x, _ in told[: step + 1]])
         f = np.concatenate([f for _, f in told[: step + 1]])
@@ -190,8 +194,15 @@ def test_random_search_records_its_best_sample_so_far_as_the_incumbent() -> None
 def test_nsga2_records_the_front_member_its_pick_rule_takes() -> None:
     """By default the front's best on the first objective; with `pick`, the pick's member."""
     for pick, rule in ((None, lambda F: np.argmax(F[:, 0])), (lambda F: 0, lambda F: 0)):
-        result = nsga2.run(
-            lambda X: -zdt1(X), pop_size=12, seed=1, generations=2, maximize=True, pick=pick, **BOX
+        result = run_tuner(
+            nsga2.NSGA2,
+            lambda X: -zdt1(X),
+            pop_size=12,
+            seed=1,
+            generations=2,
+            maximize=True,
+            pick=pick,
+            **BOX,
         )
         front = np.flatnonzero(result.rank == 0)
         expected = result.X[front[rule(result.F[front])]]

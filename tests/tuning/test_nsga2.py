@@ -11,6 +11,7 @@ from hypothesis.extra.numpy import arrays
 from optproblems import dtlz2, zdt1, zdt2
 
 from g2048.tuning import nsga2
+from g2048.tuning.loop import run_tuner
 
 
 def brute_force_ranks(F: np.ndarray) -> np.ndarray:
@@ -234,7 +235,8 @@ def test_zdt_front_hypervolume(problem, true_hv: float) -> None:
     sample = problem(np.column_stack([dense, np.zeros((dense.size, 29))]))
     assert moocore.hypervolume(sample, ref=[1.1, 1.1]) == pytest.approx(true_hv, rel=1e-4)
 
-    result = nsga2.run(
+    result = run_tuner(
+        nsga2.NSGA2,
         problem,
         np.zeros(30),
         np.ones(30),
@@ -250,7 +252,9 @@ def test_zdt_front_hypervolume(problem, true_hv: float) -> None:
 
 
 def test_dtlz2_converges_to_unit_sphere() -> None:
-    result = nsga2.run(dtlz2, np.zeros(12), np.ones(12), pop_size=100, generations=200, seed=0)
+    result = run_tuner(
+        nsga2.NSGA2, dtlz2, np.zeros(12), np.ones(12), pop_size=100, generations=200, seed=0
+    )
     front = result.F[result.rank == 0]
     assert len(front) >= 50
     assert np.abs(np.linalg.norm(front, axis=1) - 1).mean() < 0.05
@@ -263,8 +267,15 @@ def test_clones_do_not_take_over_the_front() -> None:
         return np.round(zdt1(X), 1)
 
     initial = np.tile(np.random.default_rng(1).random(30), (100, 1))
-    result = nsga2.run(
-        quantised, np.zeros(30), np.ones(30), pop_size=100, generations=100, seed=0, initial=initial
+    result = run_tuner(
+        nsga2.NSGA2,
+        quantised,
+        np.zeros(30),
+        np.ones(30),
+        pop_size=100,
+        generations=100,
+        seed=0,
+        initial=initial,
     )
     front = result.F[result.rank == 0]
     assert len(np.unique(front, axis=0)) == len(front) >= 5
@@ -273,8 +284,14 @@ def test_clones_do_not_take_over_the_front() -> None:
 
 def small_run(seed: int, **kwargs) -> nsga2.NSGA2Result:
     kwargs.setdefault("evaluate", zdt1)
-    return nsga2.run(
-        lower=np.zeros(10), upper=np.ones(10), pop_size=20, generations=15, seed=seed, **kwargs
+    return run_tuner(
+        nsga2.NSGA2,
+        lower=np.zeros(10),
+        upper=np.ones(10),
+        pop_size=20,
+        generations=15,
+        seed=seed,
+        **kwargs,
     )
 
 
@@ -356,7 +373,7 @@ def test_invalid_arguments_raise(bad: dict) -> None:
         "seed": 0,
     } | bad
     with pytest.raises(ValueError):
-        nsga2.run(**kwargs)
+        run_tuner(nsga2.NSGA2, **kwargs)
 
 
 def test_objective_count_must_not_change() -> None:

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from g2048.tuning import random_search
+from g2048.tuning.loop import run_tuner
 
 
 def test_samples_are_uniform_in_the_box() -> None:
@@ -15,7 +16,9 @@ def test_samples_are_uniform_in_the_box() -> None:
         return X[:, 0]
 
     lower, upper = np.array([-1.0, 2.0, 0.0]), np.array([1.0, 3.0, 10.0])
-    random_search.run(record, lower, upper, population=500, iterations=8, seed=4)
+    run_tuner(
+        random_search.RandomSearch, record, lower, upper, population=500, iterations=8, seed=4
+    )
     X = np.concatenate(seen)
     assert X.shape == (4000, 3)
     assert np.all((lower <= X) & (upper > X))
@@ -35,7 +38,7 @@ def test_the_archive_holds_the_best_points_ever_told(maximize: bool) -> None:
         seen.append(X)
         return ((X - 0.3) ** 2).sum(axis=1)
 
-    result = random_search.run(
+    result = run_tuner(random_search.RandomSearch,
         bowl, np.zeros(2), np.ones(2), population=7, keep=5, iterations=6, seed=1,
         maximize=maximize,
     )  # fmt: skip
@@ -55,8 +58,15 @@ def test_the_archive_holds_the_best_points_ever_told(maximize: bool) -> None:
 
 
 def test_ties_keep_the_earlier_point() -> None:
-    result = random_search.run(
-        lambda X: np.zeros(len(X)), [0, 0], [1, 1], population=3, keep=2, iterations=2, seed=0
+    result = run_tuner(
+        random_search.RandomSearch,
+        lambda X: np.zeros(len(X)),
+        [0, 0],
+        [1, 1],
+        population=3,
+        keep=2,
+        iterations=2,
+        seed=0,
     )
     first = np.random.default_rng(0).random((3, 2))
     np.testing.assert_array_equal(result.archive, first[:2])
@@ -64,8 +74,14 @@ def test_ties_keep_the_earlier_point() -> None:
 
 def test_the_seed_decides_the_run() -> None:
     def run(seed: int) -> np.ndarray:
-        return random_search.run(
-            lambda X: X.sum(axis=1), [0, 0], [1, 1], population=4, iterations=3, seed=seed
+        return run_tuner(
+            random_search.RandomSearch,
+            lambda X: X.sum(axis=1),
+            [0, 0],
+            [1, 1],
+            population=4,
+            iterations=3,
+            seed=seed,
         ).archive
 
     np.testing.assert_array_equal(run(3), run(3))
@@ -85,4 +101,4 @@ def test_the_seed_decides_the_run() -> None:
 def test_bad_settings_are_refused(bad: dict, message: str) -> None:
     settings = {"lower": [0.0, 0.0], "upper": [1.0, 1.0], "population": 2, "iterations": 1}
     with pytest.raises(ValueError, match=message):
-        random_search.run(lambda X: X[:, 0], seed=0, **(settings | bad))
+        run_tuner(random_search.RandomSearch, lambda X: X[:, 0], seed=0, **(settings | bad))

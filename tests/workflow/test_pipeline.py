@@ -31,8 +31,8 @@ from g2048 import file_sha256
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
 from g2048.study.config import load_config, run_names, run_record
-from g2048.study.digests import verify
-from g2048.study.provenance import environment
+from g2048.study.records.integrity import verify
+from g2048.study.records.provenance import environment
 from g2048.study.results import read_json, read_tune, write_json
 
 HASHES = "results/provenance/hashes"
@@ -237,8 +237,9 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
 
 
 def test_every_result_file_is_recorded_by_the_job_that_wrote_it(smoke: Path) -> None:
-    """Every job records the SHA-256 of each of its outputs (g2048.study.hashes): every file
-    under results/ but the records themselves is in one record, with its bytes' SHA-256."""
+    """Every job records the SHA-256 of each of its outputs (g2048.study.records.integrity):
+    every file under results/ but the records themselves is in one record, with its bytes'
+    SHA-256."""
     recorded = {}
     for record in (smoke / HASHES).rglob("*.json"):
         recorded.update(read_json(record)["outputs"])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from workflow_runs import ROOT, SNAKEMAKE, workdir
 
-from g2048.study.digests import verify
+from g2048.study.records.integrity import verify
 
 pytestmark = pytest.mark.slow  # snakemake runs of the smoke study
 

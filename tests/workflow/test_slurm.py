@@ -11,7 +11,7 @@ import pytest
 import yaml
 from workflow_runs import ROOT, snakemake, workdir
 
-from g2048.study.digests import verify
+from g2048.study.records.integrity import verify
 
 pytestmark = pytest.mark.slurm
 # The profile unchanged, but for how long Snakemake waits between status queries after a job

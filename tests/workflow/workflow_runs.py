@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from g2048 import source_digest
-from g2048.study.digests import first_difference, result_digests
+from g2048.study.records.integrity import first_difference, result_digests
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -4,8 +4,9 @@ import g2048
 from g2048.report import replicates
 from g2048.report.tables import budget_groups
 from g2048.study import config as study
-from g2048.study import outputs, provenance
-from g2048.study.hashes import check_results
+from g2048.study import outputs
+from g2048.study.records import provenance
+from g2048.study.records.integrity import check_results
 from g2048.study.naming import (
     candidate_name,
     network_file,
@@ -13,7 +14,7 @@ from g2048.study.naming import (
     parse_weights,
     transfer_name,
 )
-from g2048.study.logs import ReportedError
+from g2048.study.records.logs import ReportedError
 from g2048.study.signals import stop_run_on_signals
 from snakemake.logging import logger
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
@@ -54,7 +55,7 @@ provenance.hand_to_jobs(
     )
 )
 
-# Every result file a job recorded is the file it wrote (g2048.study.hashes): checked by every
+# Every result file a job recorded is the file it wrote (g2048.study.records.integrity): checked by every
 # snakemake command before anything runs, but in the job processes a cluster starts (which
 # parse this file too, while other jobs write).
 if not (workflow.remote_exec or workflow.subprocess_exec):

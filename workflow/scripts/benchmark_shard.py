@@ -1,9 +1,9 @@
 """Snakemake adapter: one shard of one benchmark entry's games."""
 
 from g2048.study.config import shard_range
-from g2048.study.hashes import job_log
 from g2048.study.naming import parse_weights
-from g2048.study.provenance import write_record
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import write_record
 from g2048.study.results import write_csv
 from g2048.study.stages import benchmark_seeds, play_weight_set, tuned_weights
 

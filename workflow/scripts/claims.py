@@ -13,8 +13,8 @@ from g2048.report.claims import (
     switching_gains,
 )
 from g2048.report.tables import html_page
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import benchmark_games
 

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from g2048.study.hashes import job_log
+from g2048.study.records.integrity import job_log
 from g2048.study.results import write_csv
 from g2048.study.stages import benchmark_games
 

@@ -4,7 +4,7 @@ wide and one column wide)."""
 import pandas as pd
 
 from g2048.report import figures
-from g2048.study.hashes import job_log
+from g2048.study.records.integrity import job_log
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 

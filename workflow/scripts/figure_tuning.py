@@ -3,8 +3,8 @@ weight-tuning run's held-out progress, and TD learning curves."""
 
 from g2048.report import figures
 from g2048.report.convergence import IMPROVING, progress_curves, progress_table
-from g2048.study.hashes import job_log
 from g2048.study.methods import get_method
+from g2048.study.records.integrity import job_log
 from g2048.study.results import read_history, read_progress, read_selection, read_tune
 
 sm = snakemake  # noqa: F821

@@ -5,8 +5,8 @@ from pathlib import Path
 import pandas as pd
 
 from g2048.report.findings import findings_page
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 
 sm = snakemake  # noqa: F821

@@ -1,7 +1,7 @@
 """Snakemake adapter: of one run's tuning seeds, the selection worth most on the run's selection
 games (never on validation's or the benchmark's test games)."""
 
-from g2048.study.hashes import job_log
+from g2048.study.records.integrity import job_log
 from g2048.study.results import read_selection, write_json
 from g2048.study.stages import pick_tuned
 

@@ -1,8 +1,8 @@
 """Snakemake adapter: one weight-tuning run's incumbents, at evenly spaced steps, on the held-out
 progress games (monitoring, not part of the run's budget)."""
 
-from g2048.study.hashes import job_log
-from g2048.study.provenance import write_record
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import write_record
 from g2048.study.results import read_tune, write_csv
 from g2048.study.stages import held_out_progress
 

@@ -1,7 +1,7 @@
 """Snakemake adapter: the distinct environments that the run's game jobs were played in."""
 
-from g2048.study.hashes import job_log
-from g2048.study.provenance import summarise
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import summarise
 from g2048.study.results import write_json
 
 sm = snakemake  # noqa: F821

@@ -1,6 +1,6 @@
 """Snakemake adapter: the weights a tuning run offers for validation."""
 
-from g2048.study.hashes import job_log
+from g2048.study.records.integrity import job_log
 from g2048.study.results import read_tune, write_json
 from g2048.study.stages import select
 

@@ -1,8 +1,8 @@
 """Snakemake adapter: the benchmark table."""
 
 from g2048.report.tables import benchmark_table, write_table
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import benchmark_games
 

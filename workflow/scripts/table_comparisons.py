@@ -2,8 +2,8 @@
 against the heuristics, the rows under each budget ranked), each pair tested once."""
 
 from g2048.report.tables import comparison_table, holm_note, write_table
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import benchmark_games
 

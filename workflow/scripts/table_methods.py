@@ -3,8 +3,8 @@
 from g2048.report import figures
 from g2048.report.replicates import TunedRun, method_pairs, method_table
 from g2048.report.tables import holm_note, write_table
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 

@@ -3,8 +3,8 @@ still improving at their last step named."""
 
 from g2048.report.convergence import progress_table
 from g2048.report.tables import write_table
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json, read_progress
 
 sm = snakemake  # noqa: F821

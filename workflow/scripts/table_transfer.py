@@ -3,8 +3,8 @@ and baseline at each depth, paired against the reference, Holm-corrected)."""
 
 from g2048.report import figures
 from g2048.report.tables import holm_note, leader_table, transfer_table, write_table
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 

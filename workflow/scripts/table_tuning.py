@@ -4,9 +4,9 @@ selection games and on the test games, and its cost)."""
 import pandas as pd
 
 from g2048.report.tables import TUNING_COSTS, tuning_table, write_table
-from g2048.study.hashes import job_log
 from g2048.study.naming import candidate_name
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json, read_selection, read_tune
 from g2048.study.stages import validation_games
 

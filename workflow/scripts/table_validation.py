@@ -1,8 +1,8 @@
 """Snakemake adapter: the validation table (paired against the reference weight set)."""
 
 from g2048.report.tables import holm_note, validation_table, write_table
-from g2048.study.hashes import job_log
-from g2048.study.provenance import footer
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import footer
 from g2048.study.results import read_json
 from g2048.study.stages import validation_games
 

@@ -4,8 +4,9 @@ for one seed."""
 from pathlib import Path
 
 from g2048.evaluators.ntuple import save_network
-from g2048.study.hashes import job_log
-from g2048.study.provenance import write_record
+from g2048.study.methods import get_method
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import write_record
 from g2048.study.results import write_csv, write_json
 from g2048.study.stages import train
 
@@ -17,7 +18,7 @@ checkpoint.parent.mkdir(parents=True, exist_ok=True)
 log(f"train {sm.wildcards.run} seed {sm.wildcards.seed}: {sm.params.settings}")
 result, curve, network = train(
     sm.wildcards.run,
-    dict(sm.params.settings),
+    get_method(sm.wildcards.run).options(dict(sm.params.settings)),
     int(sm.wildcards.seed),
     sm.params.study_seed,
     sm.output.network,

@@ -4,8 +4,8 @@ run resumes from its checkpoint."""
 
 from pathlib import Path
 
-from g2048.study.hashes import job_log
-from g2048.study.provenance import write_record
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import write_record
 from g2048.study.results import write_csv, write_json
 from g2048.study.stages import tune
 

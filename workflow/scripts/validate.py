@@ -2,8 +2,8 @@
 validation's depth or at one of the depth-transfer validation's, or the game its run was tuned
 in (the test stage)."""
 
-from g2048.study.hashes import job_log
-from g2048.study.provenance import write_record
+from g2048.study.records.integrity import job_log
+from g2048.study.records.provenance import write_record
 from g2048.study.results import write_csv
 from g2048.study.stages import play_weight_set, tuned_weights, validation_seeds
 

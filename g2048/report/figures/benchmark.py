@@ -12,7 +12,6 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from g2048.agents import AGENTS, AUTO, EXPECTIMAX, GREEDY, MONTECARLO, RANDOM, AgentConfig
 from g2048.evaluators import EVALUATOR_NAMES
 from g2048.report.figures.labels import LEVEL_DASHES, label_levels, label_points
 from g2048.report.figures.rows import reach_rows, row_blocks, row_figure, rows_axis
@@ -29,6 +28,7 @@ from g2048.report.figures.style import (
 )
 from g2048.report.published import PUBLISHED
 from g2048.report.tables import REACH
+from g2048.study.agent_records import MONTECARLO_AGENT, RANDOM_AGENT, recorded_agent
 
 # how a search's effort is set
 FIXED, NODES, TIME, ADAPTIVE = "fixed", "nodes", "time", "adaptive"
@@ -70,7 +70,7 @@ class SearchLine:
         search = _SEARCH_NAMES.get(self.search, self.search)
         if not self.evaluator:
             return search
-        fixed = self.search == AGENTS[MONTECARLO] and self.mode == FIXED
+        fixed = self.search == MONTECARLO_AGENT and self.mode == FIXED
         return f"{self.evaluator}, {search} {'fixed rollouts' if fixed else _EFFORTS[self.mode]}"
 
     @property
@@ -85,15 +85,14 @@ class SearchLine:
 
 def line_of(agent: dict, evaluator: str) -> SearchLine:
     """The line of a benchmark entry, from its agent's settings and its evaluator."""
-    a = AgentConfig(**agent)
-    if a.name == AGENTS[RANDOM]:
-        return SearchLine(a.name, FIXED, "")
-    search = AGENTS[EXPECTIMAX] if a.name == AGENTS[GREEDY] else a.name
-    if a.budgeted:
-        mode = TIME if a.budget_ms else NODES
+    a = recorded_agent(agent)
+    if a["name"] == RANDOM_AGENT:
+        return SearchLine(RANDOM_AGENT, FIXED, "")
+    if a["budgeted"]:
+        mode = TIME if a["budget_ms"] else NODES
     else:
-        mode = ADAPTIVE if a.searches and a.depth == AUTO else FIXED
-    return SearchLine(search, mode, evaluator)
+        mode = ADAPTIVE if a["adaptive"] else FIXED
+    return SearchLine(a["search"], mode, evaluator)
 
 
 def frontier(cost: np.ndarray, score: np.ndarray) -> np.ndarray:
@@ -110,7 +109,7 @@ def frontier(cost: np.ndarray, score: np.ndarray) -> np.ndarray:
 
 def measured_on(provenance: dict) -> str:
     """The CPU model (or models, joined by 'and') that played the benchmark's games, from a
-    run's provenance summary (`g2048.study.provenance.summarise`)."""
+    run's provenance summary (`g2048.study.records.provenance.summarise`)."""
     cpus = {
         group["environment"]["cpu"]
         for group in provenance["environments"]

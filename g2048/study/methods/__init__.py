@@ -5,19 +5,20 @@ runs, what its result file and history hold, which weights it offers and how tab
 name it (`base.Method`); the rest of the study asks it. Adding a method is a module with a
 `Method` subclass and its entry here.
 
-Each method's settings reach the config's schema from here (`add_to_schema`): a weight tuner's
-keys join the properties of a `tune.runs` entry (the config check refuses another method's
-keys and requires its required ones; their defaults apply when the run runs), a method with its
-own section (td) becomes `tune.<name>` (defaults filled in by the schema)."""
+Each method's settings, declared once (its `settings_class`: for a weight tuner the tuner's
+config class in g2048/tuning and the study's own settings, for td TDConfig), reach the config's
+schema from here (`add_to_schema`): a weight tuner's keys join the properties of a `tune.runs`
+entry (the config check refuses another method's keys and requires its required ones; their
+defaults apply when the run runs), a method with its own section (td) becomes `tune.<name>`
+(defaults filled in by the schema)."""
 
 from __future__ import annotations
 
 from g2048.study.methods import cem, cmaes, nsga2, randomsearch, td
-from g2048.study.methods.base import Key, Method, Tuned, WeightMethod
+from g2048.study.methods.base import Method, Tuned, WeightMethod
 
 __all__ = [
     "METHODS",
-    "Key",
     "Method",
     "Tuned",
     "WeightMethod",
@@ -50,8 +51,10 @@ def section_methods() -> list[Method]:
     return [m for m in METHODS.values() if m.own_section]
 
 
-def _default_text(key: Key) -> str:
-    return "required" if key.required else f"default {key.default!r}".replace("None", "none")
+def _default_text(spec: dict, required: bool) -> str:
+    if required:
+        return "required"
+    return f"default {spec['default']!r}" if "default" in spec else "default none"
 
 
 def run_keys() -> dict[str, dict]:
@@ -59,13 +62,14 @@ def run_keys() -> dict[str, dict]:
     (the same in every method that takes it), described with the methods that take it."""
     merged: dict[str, dict] = {}
     for m in run_methods():
-        for name, key in m.keys.items():
-            value = {k: v for k, v in key.schema.items() if k != "description"}
+        schema = m.schema()
+        for name, spec in schema["properties"].items():
+            value = {k: v for k, v in spec.items() if k not in ("description", "default")}
             entry = merged.setdefault(name, {"value": value, "takes": {}})
             if entry["value"] != value:
                 raise ValueError(f"methods give key {name!r} different schemas")
-            takes = entry["takes"].setdefault(key.schema["description"], [])
-            takes.append(f"{m.name} ({_default_text(key)})")
+            takes = entry["takes"].setdefault(spec["description"], [])
+            takes.append(f"{m.name} ({_default_text(spec, name in schema['required'])})")
     return {
         name: entry["value"]
         | {
@@ -75,21 +79,6 @@ def run_keys() -> dict[str, dict]:
             + "."
         }
         for name, entry in merged.items()
-    }
-
-
-def section_schema(method: Method) -> dict:
-    """The schema of the section `tune.<name>` of a method with its own section."""
-    properties = {
-        name: key.schema | ({} if key.required else {"default": key.default})
-        for name, key in method.keys.items()
-    }
-    return {
-        "description": method.description,
-        "type": "object",
-        "additionalProperties": False,
-        "required": [name for name, key in method.keys.items() if key.required],
-        "properties": properties,
     }
 
 
@@ -104,6 +93,6 @@ def add_to_schema(schema: dict) -> dict:
     run |= run_keys()
     tune = schema["properties"]["tune"]
     for m in section_methods():
-        tune["properties"][m.name] = section_schema(m)
+        tune["properties"][m.name] = m.schema()
         tune["required"].append(m.name)
     return schema

@@ -6,7 +6,6 @@ the result readers, the tables and figures ask the method instead of comparing i
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,20 +17,16 @@ from numpy.typing import ArrayLike
 
 from g2048 import source_digest
 from g2048.agents import AgentConfig
+from g2048.settings import (
+    from_settings,
+    object_schema,
+    setting_key,
+    settings_of,
+)
 from g2048.study.objectives import GameObjective, Reevaluation
 from g2048.tuning.loop import INCUMBENT
 
 Log = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class Key:
-    """A setting of one method: the JSON schema of its value (its description included), and
-    its default (applied when the run runs, not written into the config) unless `required`."""
-
-    schema: dict
-    required: bool = False
-    default: Any = None
 
 
 @dataclass(frozen=True)
@@ -109,12 +104,13 @@ class SelectionRule:
 
 @dataclass(frozen=True)
 class RunSeed:
-    """One seed of a run, as a job runs it: the run's name and settings (its config entry),
-    the optimiser's seed, the study seed its games' seeds derive from, the threads it may use,
+    """One seed of a run, as a job runs it: the run's name and settings (a weight run's config
+    entry; for a method with its own section, an instance of its `settings_class`), the
+    optimiser's seed, the study seed its games' seeds derive from, the threads it may use,
     where it logs, and the study's selection rule (None: the run selects nothing)."""
 
     run: str
-    settings: dict
+    settings: Any
     seed: int
     study_seed: int
     threads: int
@@ -179,7 +175,9 @@ class SearchRun:
 class Method:
     """A tuning method. `name` is its value of a run's `method` key (or, for a method with
     `own_section`, its section `tune.<name>` and its one run's name); `label` names it in
-    tables and figures; `keys` are the settings only it takes; `result_keys` and
+    tables and figures; `settings_class` declares the settings only it takes (a dataclass
+    of `g2048.settings.setting` fields: for a weight tuner its tuner's config and the study's
+    own, such as fitness), whose keys are `keys` but those `omitted`; `result_keys` and
     `history_columns` what its result JSON and history CSV must hold; `selection_keys` the
     keys its `select` may add to a selection beyond `evaluator` and `weights` (a selection
     holding others is refused); `figure` the figure that shows its runs' progress ("fronts",
@@ -188,7 +186,8 @@ class Method:
     name: str = ""
     label: str = ""
     description: str = ""
-    keys: dict[str, Key] = {}
+    settings_class: type
+    omitted: tuple[str, ...] = ()  # settings of settings_class that are no keys of the config
     result_keys: tuple[str, ...] = ()
     selection_keys: tuple[str, ...] = ()
     history_columns: tuple[str, ...] = ()
@@ -200,21 +199,36 @@ class Method:
     def __repr__(self) -> str:
         return f"<method {self.name}>"
 
-    def options(self, settings: dict) -> dict:
-        """The run's values of this method's keys, defaults filled in for the optional ones."""
-        return {
-            k: settings.get(k, key.default)
-            for k, key in self.keys.items()
-            if k in settings or not key.required
-        }
+    @property
+    def keys(self) -> dict[str, dataclasses.Field]:
+        """The method's keys (in a run's entry or its section), each with its declaration."""
+        fields = settings_of(self.settings_class)
+        return {setting_key(f): f for f in fields if setting_key(f) not in self.omitted}
+
+    def schema(self) -> dict:
+        """The JSON schema of the method's keys, as a mapping (its section's)."""
+        schema = object_schema(self.settings_class, self.description)
+        schema["required"] = [k for k in schema["required"] if k in self.keys]
+        schema["properties"] = {k: v for k, v in schema["properties"].items() if k in self.keys}
+        return schema
+
+    def options(self, settings: dict) -> Any:  # noqa: ANN401 (an instance of settings_class)
+        """The run's settings of this method (its keys in `settings`, the rest their defaults)
+        as an instance of `settings_class`, checked (SettingError naming the key to blame)."""
+        return from_settings(
+            self.settings_class, {k: settings[k] for k in self.keys if k in settings}
+        )
 
     def missing(self, settings: dict) -> list[str]:
         """The required keys of this method that `settings` lacks."""
-        return [k for k, key in self.keys.items() if key.required and k not in settings]
+        required = self.schema()["required"]
+        return [k for k in required if k not in settings]
 
     def check_section(self, section: dict) -> None:
-        """The rules across the settings of a method with its own section, beyond each key's
-        schema (raises SettingError naming the key to blame); none by default."""
+        """The checks of the method's settings in a run's entry or its section, each key's and
+        the rules across them (raises SettingError naming the key to blame): those of
+        `settings_class`."""
+        self.options(section)
 
     def evaluator(self, settings: dict) -> str:
         """The evaluator whose weights a run of these settings yields."""
@@ -345,24 +359,30 @@ class WeightMethod(Method):
         selection: SelectionRule | None = None,
         progress: Log | None = None,
         resume: Resume | None = None,
+        config: Any = None,  # noqa: ANN401 (an instance of settings_class)
         **settings: Any,
     ) -> Tuned:
         """Run the optimiser over the weights of `evaluator` played by `agent` (by default
-        its source's: the objective's `defaults`), `games` games a candidate. `settings` hold
-        the method's options (`optimise`'s keywords) and the objective's (study_seed, run,
+        its source's: the objective's `defaults`), `games` games a candidate, with the
+        method's settings `config` (an instance of `settings_class`; None: made of the method's
+        keys in `settings`). The rest of `settings` is the objective's (study_seed, run,
         max_moves, fresh_seeds, threads, ...). With `selection`, the final candidates play
         the rule's selection games (`SearchRun.finish`); with `resume` the loop keeps a
         checkpoint there and resumes from it (`resumable`); `progress` gets one line per
         step."""
-        own = inspect.signature(self.optimise).parameters.values()
-        names = {p.name for p in own if p.kind is p.KEYWORD_ONLY}
-        options = {k: settings.pop(k) for k in list(settings) if k in names}
+        if config is None:
+            config = self.options({k: settings.pop(k) for k in list(settings) if k in self.keys})
+        settings |= self.objective_settings(config)
         objective = self.objective(evaluator, agent, games, seed, **settings)
-        return self.optimise(SearchRun(objective, seed, selection, progress, resume), **options)
+        return self.optimise(SearchRun(objective, seed, selection, progress, resume), config)
 
-    def optimise(self, search: SearchRun, **options: Any) -> Tuned:
-        """The method's optimiser on the objective of `search`, with the method's `options`
-        (keyword-only parameters in a subclass: what `search` passes it)."""
+    def objective_settings(self, config: Any) -> dict:  # noqa: ANN401
+        """The method's settings that its objective takes too (none by default)."""
+        return {}
+
+    def optimise(self, search: SearchRun, config: Any) -> Tuned:  # noqa: ANN401
+        """The method's optimiser on the objective of `search`, with the method's settings
+        `config` (an instance of `settings_class`)."""
         raise NotImplementedError
 
     def result_data(self, result: Any) -> dict:
@@ -403,7 +423,7 @@ class WeightMethod(Method):
             selection=job.selection,
             progress=job.log,
             resume=resume,
-            **self.options(settings),
+            config=self.options(settings),
             **self.common_settings(settings),
         )
         data = self.result_data(tuned.result)

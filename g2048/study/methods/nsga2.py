@@ -11,30 +11,20 @@ import time
 import moocore
 import numpy as np
 
-from g2048.study.logs import timing
-from g2048.study.methods.base import Key, SearchRun, Tuned, WeightMethod, with_weights
+from g2048.study.methods.base import SearchRun, Tuned, WeightMethod, with_weights
 from g2048.study.methods.fronts import can_switch, select_balanced, switching_rows
 from g2048.study.naming import OBJECTIVE_NAMES
 from g2048.study.objectives import NSGA2Objective
+from g2048.study.records.logs import timing
 from g2048.tuning import nsga2
+from g2048.tuning.loop import run_tuner
 
 
 class NSGA2(WeightMethod):
     name = "nsga2"
     label = "NSGA-II"
     description = "source 000's four objectives"
-    keys = {
-        "pop_size": Key(
-            {"description": "population size (even, 4 to 10 000)", "type": "integer",
-             "minimum": 4, "maximum": 10000, "multipleOf": 2},
-            required=True,
-        ),
-        "generations": Key(
-            {"description": "generations after the initial population",
-             "$ref": "#/$defs/iterations"},
-            required=True,
-        ),
-    }  # fmt: skip
+    settings_class = nsga2.NSGA2Config
     result_keys = ("X", "F", "rank", "front", "ref_point")
     selection_keys = (*WeightMethod.selection_keys, "balanced", "switching")
     history_columns = ("generation", "evaluations", "hypervolume")
@@ -43,10 +33,10 @@ class NSGA2(WeightMethod):
     objective_class = NSGA2Objective
 
     def steps(self, settings: dict) -> int:
-        return settings["generations"] + 1  # the initial population, then each generation
+        return self.options(settings).steps  # the initial population, then each generation
 
     def training_games(self, settings: dict) -> int:
-        return settings["pop_size"] * (settings["generations"] + 1) * settings["games"]
+        return self.options(settings).pop_size * self.steps(settings) * settings["games"]
 
     def judged_by(self, settings: dict) -> str:
         return OBJECTIVE_NAMES[0]  # the score, its first objective
@@ -58,9 +48,9 @@ class NSGA2(WeightMethod):
         return float(np.asarray(value)[0])  # its values are the four objectives, score first
 
     def final_size(self, settings: dict) -> int:
-        return settings["pop_size"]
+        return self.options(settings).pop_size
 
-    def optimise(self, search: SearchRun, *, pop_size: int, generations: int) -> Tuned:
+    def optimise(self, search: SearchRun, config: nsga2.NSGA2Config) -> Tuned:
         """Source 000's run: NSGA-II over an evaluator's weights.
 
         The search's objective is an NSGA2Objective (its settings: study_seed, run,
@@ -77,6 +67,7 @@ class NSGA2(WeightMethod):
         is that of the normalised front, in [0, 1] while scores stay below SCORE_SCALE.
         """
         objective, progress = search.objective, search.progress
+        generations = config.generations
         bounds = objective.evaluator.bounds
         start = time.perf_counter()
 
@@ -88,12 +79,12 @@ class NSGA2(WeightMethod):
                 f"{result.F[:, 0].max():.0f}, {timing(generation + 1, generations + 1, start)}"
             )
 
-        result = nsga2.run(
+        result = run_tuner(
+            nsga2.NSGA2,
             objective,
             bounds[:, 0],
             bounds[:, 1],
-            pop_size=pop_size,
-            generations=generations,
+            config=config,
             ref_point=np.zeros(len(OBJECTIVE_NAMES)),
             callback=None if progress is None else report,
             **search.loop(),

@@ -10,25 +10,15 @@ import time
 import pandas as pd
 
 from g2048 import source_digest
-from g2048.agents.settings import from_settings
 from g2048.engine.rng import game_seeds
 from g2048.evaluators import ntuple
-from g2048.learning.recipes import TDConfig, td_schema
+from g2048.learning.recipes import TRAIN_ONLY, TDConfig
 from g2048.learning.td import train
 from g2048.learning.trainer import CURVE_COLUMNS, TrainingError
-from g2048.study.logs import ReportedError, timing
-from g2048.study.methods.base import Key, Method, RunSeed
+from g2048.settings import settings_mapping
+from g2048.study.methods.base import Method, RunSeed
 from g2048.study.naming import TIMING_COLUMNS, tuning_purpose
-
-
-def _keys() -> dict[str, Key]:
-    """The keys of `tune.td`: TDConfig's settings (g2048.learning.recipes)."""
-    schema = td_schema("")
-    keys = {}
-    for name, spec in schema["properties"].items():
-        value = {k: v for k, v in spec.items() if k != "default"}
-        keys[name] = Key(value, required=name in schema["required"], default=spec.get("default"))
-    return keys
+from g2048.study.records.logs import ReportedError, timing
 
 
 class TD(Method):
@@ -38,17 +28,14 @@ class TD(Method):
         "Afterstate TD(0) or TD(lambda) self-play of an n-tuple network (source 004's next "
         "step; Szubert & Jaskowski 2014), one single-threaded job per seed."
     )
-    keys = _keys()  # from TDConfig's settings, their one definition
+    settings_class = TDConfig  # every setting of TDConfig, their one definition
+    omitted = TRAIN_ONLY  # the train command's own
     result_keys = ("network", "network_sha256", "games", "train")
     selection_keys = ("train",)
     history_columns = tuple(c for c in CURVE_COLUMNS if c not in TIMING_COLUMNS)
     figure = "learning"
     own_section = True
     trains_network = True
-
-    def check_section(self, section: dict) -> None:
-        """TDConfig's rules across the settings, as `train` and the CLI check them."""
-        from_settings(TDConfig, section)
 
     def evaluator(self, settings: dict) -> str:
         return ntuple.NAME
@@ -66,13 +53,14 @@ class TD(Method):
     def train(
         self, job: RunSeed, network_path: str, checkpoint: str
     ) -> tuple[dict, pd.DataFrame, ntuple.Network]:
-        """One training run (`job`: games seeded from its study seed and the run's name):
-        (result for JSON, naming the network's file `network_path` and the digest of its
-        weights; learning curve; network), a round of `batch` games on the job's threads.
-        Resumes from `checkpoint` when it holds this run's state (same settings, seeds and
-        numba code)."""
-        settings, seed, study_seed, log = job.settings, job.seed, job.study_seed, job.log
-        config = from_settings(TDConfig, settings)
+        """One training run (`job`: its settings a TDConfig, games seeded from its study seed
+        and the run's name): (result for JSON, naming the network's file `network_path` and the
+        digest of its weights; learning curve; network), a round of `batch` games on the job's
+        threads. Resumes from `checkpoint` when it holds this run's state (same settings,
+        seeds and numba code). The result records the settings as a config has them (the
+        train command's own only where given)."""
+        config, seed, study_seed, log = job.settings, job.seed, job.study_seed, job.log
+        settings = {k: v for k, v in settings_mapping(config).items() if k in self.keys or v != ""}
         purpose = tuning_purpose(self.name, seed)
         start = time.perf_counter()
         first = 0  # games done before this process started (a resumed run)
@@ -115,8 +103,8 @@ class TD(Method):
             "settings": settings,
             "network": network_path,
             "network_sha256": hashlib.sha256(network.lut.tobytes()).hexdigest(),
-            "games": settings["games"],
-            "games_played": settings["games"],
+            "games": config.games,
+            "games_played": config.games,
             "train": float(curve["mean_score"].iloc[-1]),
             "reproducible": not config.lock_free,
         }

@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from g2048.study.logs import timing
+from g2048.settings import setting
 from g2048.study.methods.base import (
-    Key,
     Log,
     SearchRun,
     Tuned,
@@ -22,33 +21,32 @@ from g2048.study.methods.base import (
     with_weights,
 )
 from g2048.study.objectives import DEFAULT_FITNESS, FITNESSES, CEMObjective
+from g2048.study.records.logs import timing
+from g2048.tuning.loop import run_tuner
 
-# The settings both take; `required` differs (cma has a default population), the schema not.
-POPULATION = {
-    "description": "candidates per iteration (at most 10 000)",
-    "type": "integer",
-    "minimum": 2,
-    "maximum": 10000,
-}
-ITERATIONS = Key({"description": "iterations", "$ref": "#/$defs/iterations"}, required=True)
-FITNESS = Key(
-    {"description": "what a candidate maximises", "enum": list(FITNESSES)},
-    default=DEFAULT_FITNESS,
-)
-STEP = Key(
-    {
-        "description": (
-            "initial standard deviation of every weight as a fraction of its tuning box "
-            "(0.1: for cem8, source 003's std 1; at most 1, the whole box)"
-        ),
-        "type": "number",
-        "exclusiveMinimum": 0,
-        "maximum": 1,
-    },
-    default=0.1,
-)
-# the keys all three take alike, after their own population
-SHARED_KEYS = {"iterations": ITERATIONS, "fitness": FITNESS}
+
+@dataclass(frozen=True, kw_only=True)
+class Fitness:
+    """The study's setting of every single-objective method: what a candidate maximises."""
+
+    fitness: str = setting(
+        DEFAULT_FITNESS, description="what a candidate maximises", enum=list(FITNESSES)
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Step(Fitness):
+    """The study's settings of a method that searches from the default weights (CEM, CMA-ES):
+    its fitness and its first step in the unit box."""
+
+    step: float = setting(
+        0.1,
+        description="initial standard deviation of every weight as a fraction of its tuning box "
+        "(0.1: for cem8, source 003's std 1; at most 1, the whole box)",
+        type="number",
+        exclusiveMinimum=0,
+        maximum=1,
+    )
 
 
 @dataclass(frozen=True)
@@ -80,11 +78,14 @@ class UnitBox:
         """The unit box as a tuner's `lower` and `upper` arguments."""
         return {"lower": np.zeros_like(self.width), "upper": np.ones_like(self.width)}
 
-    def loop(self, search: SearchRun, iterations: int) -> dict:
-        """What CEM, CMA-ES and random search pass their tuner alike: `iterations`, one
-        progress line each (`iteration_lines`), the unit box's bounds and `SearchRun.loop`'s."""
-        callback = iteration_lines(search.progress, iterations)
-        return {"iterations": iterations, "callback": callback, **search.loop(), **self.limits()}
+    def run(self, tuner: type, search: SearchRun, config: Any, *args: Any, **more: Any) -> Any:  # noqa: ANN401
+        """Run the ask-and-tell `tuner` (CEM, CMA-ES, random search: its arguments `args` and
+        `more`) with its `config` in the shared loop (`run_tuner`) on the unit box, alike for
+        all: one progress line an iteration (`iteration_lines`), the unit box's bounds and
+        `SearchRun.loop`'s arguments."""
+        callback = iteration_lines(search.progress, config.iterations)
+        loop = {"callback": callback, **search.loop(), **self.limits(), **more}
+        return run_tuner(tuner, self.evaluate, *args, config=config, **loop)
 
     def finish(self, result: Any, search: SearchRun, **more: np.ndarray) -> Tuned:
         """A CEM or CMA-ES run's Tuned: its mean, best, elite, last iteration and the
@@ -128,7 +129,7 @@ class UnitBoxMethod(WeightMethod):
 
     def population(self, settings: dict) -> int:
         """Candidates per iteration."""
-        return settings["population"]
+        return self.options(settings).population
 
     def final_size(self, settings: dict) -> int | None:
         return self.population(settings)
@@ -136,13 +137,16 @@ class UnitBoxMethod(WeightMethod):
     objective_class = CEMObjective
 
     def steps(self, settings: dict) -> int:
-        return settings["iterations"]
+        return self.options(settings).steps
 
     def training_games(self, settings: dict) -> int:
         return self.population(settings) * self.steps(settings) * settings["games"]
 
     def judged_by(self, settings: dict) -> str:
-        return settings.get("fitness", FITNESS.default)
+        return self.options(settings).fitness
+
+    def objective_settings(self, config: Fitness) -> dict:
+        return {"fitness": config.fitness}
 
     def unevaluated_pick(self, tuned: dict) -> object:
         """A run's pick when it played no selection games: its final mean."""

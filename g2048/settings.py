@@ -1,15 +1,19 @@
-"""Settings defined once: a dataclass field made by `setting` carries its default and its JSON
-schema (description, type, bounds, enum, or alternatives such as depth's word "auto"), from
-which `object_schema` writes the schema of the dataclass as a mapping (draft 2020-12, for the
-study's config) and `check_settings` checks an instance, so the config and the package accept
-the same values.
+"""Settings defined once, for every family of them (an agent's, a tuner's, TD training's): a
+dataclass field made by `setting` carries its default and its JSON schema (description, type,
+bounds, enum, or alternatives such as depth's word "auto"), from which `object_schema` writes
+the schema of the dataclass as a mapping (draft 2020-12, for the study's config) and
+`check_settings` checks an instance, so the config and the package accept the same values;
+`add_flags` writes a command's flags from the same fields, and `from_settings` /
+`settings_mapping` map an instance from and to a config's mapping. Standard library only: every
+layer of the package may import it.
 
 `check_settings` knows the part of JSON Schema that settings use: type (integer, number,
 boolean, string, array), enum, const, minimum, exclusiveMinimum, maximum, exclusiveMaximum,
-oneOf, and an array's items and maxItems. Python's types are stricter than JSON Schema's in one
-way: an integer setting takes an int (or a numpy integer), never a float such as 3.0 or a bool.
-An array setting holds a tuple (a dataclass default cannot be a list); its schema's default is
-the list.
+multipleOf, oneOf, and an array's items, minItems and maxItems. A setting whose default is None
+is optional: None stands for its absence from a config (its schema has no default). Python's
+types are stricter than JSON Schema's in one way: an integer setting takes an int (or a numpy
+integer), never a float such as 3.0 or a bool. An array setting holds a tuple (a dataclass
+default cannot be a list); its schema's default is the list.
 
 A setting's key, in a config and as a CLI flag, is its field's name, but for a Python keyword
 (`lambda`), whose field takes PEP 8's trailing underscore (`lambda_`): `setting_key`.
@@ -17,6 +21,7 @@ A setting's key, in a config and as a CLI flag, is its field's name, but for a P
 
 from __future__ import annotations
 
+import argparse
 import copy
 import dataclasses
 import numbers
@@ -25,6 +30,7 @@ from typing import Any
 
 _SCHEMA = "schema"  # the metadata key of a setting's schema
 _LABEL = "label"  # the metadata key of the word that names a setting in messages
+_KEYED = "keyed"  # the metadata key of whether a setting changes the result (a checkpoint's key)
 
 
 def setting(
@@ -32,15 +38,29 @@ def setting(
     *,
     description: str,
     label: str | None = None,
+    keyed: bool = True,
     **schema: object,
 ) -> Any:  # noqa: ANN401 (a dataclass field, typed as its value for the checkers)
     """A dataclass field with its schema: `description` and the constraints in `schema`
     (JSON Schema keywords), and `default` unless the setting is required. `label`: the word
-    that names the setting in error messages (default: its name)."""
+    that names the setting in error messages (default: its name). `keyed` False declares
+    that the setting does not change what a run computes (how often it saves, how far it
+    goes), so that `keyed_settings` leaves it out of a checkpoint's key."""
     spec = {"description": description, **schema}
-    if default is not dataclasses.MISSING:
+    if default is not dataclasses.MISSING and default is not None:
         spec["default"] = list(default) if isinstance(default, tuple) else default
-    return dataclasses.field(default=default, metadata={_SCHEMA: spec, _LABEL: label})
+    metadata = {_SCHEMA: spec, _LABEL: label, _KEYED: keyed}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def with_default(cls: type, name: str, default: object = dataclasses.MISSING) -> Any:  # noqa: ANN401
+    """The setting `name` of dataclass `cls` declared again with another `default` (none: the
+    setting becomes required), for a subclass whose users need another default: its
+    description and bounds stay those of `cls`."""
+    field = next(f for f in settings_of(cls) if f.name == name)
+    schema = {k: v for k, v in field.metadata[_SCHEMA].items() if k != "default"}
+    label, keyed = field.metadata[_LABEL], field.metadata[_KEYED]
+    return setting(default, label=label, keyed=keyed, **schema)
 
 
 class SettingError(ValueError):
@@ -82,6 +102,13 @@ def settings_mapping(instance: object) -> dict[str, object]:
     return out
 
 
+def keyed_settings(instance: object) -> dict[str, object]:
+    """`settings_mapping` of the settings that change the result: all but those declared
+    `keyed=False` (what ties a checkpoint to the run it may resume)."""
+    keyed = {setting_key(f) for f in settings_of(type(instance)) if f.metadata[_KEYED]}
+    return {k: v for k, v in settings_mapping(instance).items() if k in keyed}
+
+
 def setting_schema(field: dataclasses.Field) -> dict:
     """The JSON schema of one setting (a copy)."""
     return copy.deepcopy(field.metadata[_SCHEMA])
@@ -100,10 +127,55 @@ def object_schema(cls: type, description: str) -> dict:
     }
 
 
+_FLAG_TYPES = {"integer": int, "number": float}
+
+
+def add_flags(
+    parser: argparse.ArgumentParser,
+    cls: type,
+    *,
+    omit: tuple[str, ...] = (),
+    given_only: bool = False,
+    supplied: tuple[str, ...] = (),
+    types: Mapping[str, Any] | None = None,
+) -> None:
+    """One flag per setting of dataclass `cls` but those `omit`ted (--key, dashed; its value
+    under the setting's key), written from its schema: a boolean one is a switch, an array
+    takes several values, an enum its choices, `types` a parser of a setting's own (by key).
+    A flag left out gives the setting's default, or with `given_only` nothing (the command
+    fills in the rest). A setting without a default needs its flag, unless other options can
+    supply it (`supplied`: the command checks it)."""
+    for field in settings_of(cls):
+        key = setting_key(field)
+        if key in omit:
+            continue
+        spec = field.metadata[_SCHEMA]
+        kind = spec.get("type")
+        options: dict[str, Any] = {
+            "dest": key,
+            "help": spec["description"].replace("%", "%%"),  # argparse formats help with %
+            "default": argparse.SUPPRESS if given_only else field.default,
+        }
+        if field.default is dataclasses.MISSING:
+            options["required"] = key not in supplied
+        elif kind != "boolean" and spec["default"] != "":
+            options["help"] += f" (default {spec['default']})"
+        if kind == "boolean":
+            options["action"] = "store_true"
+        elif kind == "array":
+            options |= {"type": _FLAG_TYPES[spec["items"]["type"]], "nargs": "*"}
+        else:
+            parse = (types or {}).get(key, _FLAG_TYPES.get(kind, str))
+            options |= {"type": parse, "choices": spec.get("enum")}
+        parser.add_argument("--" + key.replace("_", "-"), **options)
+
+
 def check_settings(instance: object) -> None:
     """SettingError naming the first setting of `instance` whose value its schema refuses."""
     for field in settings_of(type(instance)):
         value = getattr(instance, field.name)
+        if value is None and field.default is None:
+            continue  # an optional setting left out
         wanted = _requirement(value, field.metadata[_SCHEMA])
         if wanted is not None:
             shown = repr(value) if isinstance(value, str) else value
@@ -135,7 +207,11 @@ def _requirement(value: object, schema: dict) -> str | None:
 
 def _items(value: list | tuple, schema: dict) -> str | None:
     """None when the items of array `value` satisfy `schema`, else what the array must be."""
-    most = schema.get("maxItems")
+    least, most = schema.get("minItems"), schema.get("maxItems")
+    if least is not None and least == most and len(value) != most:
+        return f"a list of {most} items"
+    if least is not None and len(value) < least:
+        return f"a list of at least {least} items"
     if most is not None and len(value) > most:
         return f"a list of at most {most} items"
     for item in value:
@@ -181,8 +257,12 @@ def _bounds(value: object, schema: dict) -> str | None:
         and (low_open is None or value > low_open)
         and (high_open is None or value < high_open)
     )
-    if inside:
+    step = schema.get("multipleOf")
+    if inside and (step is None or value % step == 0):
         return None
+    if step is not None:
+        within = _bounds(value, {**schema, "multipleOf": None})
+        return f"a multiple of {step}" + (f" {within}" if within else "")
     lower = low if low is not None else low_open
     upper = high if high is not None else high_open
     if lower is None:

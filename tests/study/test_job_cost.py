@@ -1,4 +1,4 @@
-"""A job's games and their kind (`study.work`): jobs of two configs that play the same
+"""A job's games and their kind (`study.records.job_cost`): jobs of two configs that play the same
 settings share a kind whatever their names, seeds or numbers of games; a change of what a
 game costs makes another kind."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from g2048.study.config import load_config, validate_config
-from g2048.study.work import job_work, parse_wildcards, weight_set_evaluator
+from g2048.study.records.job_cost import job_work, parse_wildcards, weight_set_evaluator
 
 ROOT = Path(__file__).resolve().parents[2]
 

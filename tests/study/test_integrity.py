@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from g2048.study.hashes import (
+from g2048.study.records.integrity import (
     HashRecordError,
     check_results,
     file_sha256,
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import sys
 from types import SimpleNamespace
-from g2048.study.hashes import job_log
+from g2048.study.records.integrity import job_log
 
 sm = SimpleNamespace(
     rule="merge", log=["logs/merge/a.log"], output=["results/a.csv", "results/b.csv"]

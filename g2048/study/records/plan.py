@@ -16,7 +16,7 @@ the mean of the recorded jobs of its row (its rule and wildcards but the seed an
 same run, entry or weight set), else of its rule, and a rule without any recorded job is refused
 (`job_times`): a config never run is planned from a sample of its jobs run first, or from
 another config's run in the same folder (`rates_from`, `plan --rates-from`): a job whose games
-(`study.work`) differ from those of the job of its name there (`other_games`), without a record in
+(`job_cost`) differ from those of the job of its name there (`other_games`), without a record in
 its row, then takes a job's start plus its games times the seconds per game that the other run's
 jobs of the same settings recorded, a job that plays no games its rule's mean there, and a row
 whose settings no recorded job played is refused by name. The jobs are then
@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from g2048.study.records.job_cost import Work
 from g2048.study.results import read_text
-from g2048.study.work import Work
 
 K = TypeVar("K", bound=Hashable)
 
@@ -210,7 +210,7 @@ def _mean(values: list[float]) -> float:
 @dataclass(frozen=True)
 class Rates:
     """What a run of another config recorded (`rates_from`): the seconds per game of each kind
-    of work (`study.work.Work.kind`) beyond a job's start, the start (the shortest recorded job
+    of work (`job_cost.Work.kind`) beyond a job's start, the start (the shortest recorded job
     that plays no games: the script's Python and imports), and each rule's mean time, for the
     rules that play no games."""
 

@@ -1,4 +1,4 @@
-"""Parallel search within one move (g2048.agents.split, montecarlo's split rollouts): the same
+"""Parallel search within one move (g2048.agents.parallel, montecarlo's split rollouts): the same
 values and games as serial search, on any number of threads."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from g2048 import evaluators
 from g2048.agents import PARALLEL, STATS_SIZE, AgentConfig
 from g2048.agents.expectimax import new_table
 from g2048.agents.montecarlo import montecarlo_values
-from g2048.agents.split import split_move_values
+from g2048.agents.parallel import split_move_values
 from g2048.engine.board import encode
 from g2048.engine.parallel import thread_count
 from g2048.engine.rng import game_seeds
