@@ -163,9 +163,10 @@ def entry_weights(wildcards):
 
 def shard_threads(wildcards):
     """The threads of a benchmark shard: the config's; a shard that plays under a time budget
-    claims every core of a local run, so that nothing runs beside its timed games (it plays
-    them one at a time: stages.play_weight_set). The SLURM profile sets its own
-    (`set-threads`)."""
+    claims every core of a local run, so that nothing runs beside its timed games, and plays
+    them each on a core of its own, as many at once as cores less one left to the workflow's
+    own process (stages.play_weight_set: 2 cores play one at a time, 16 cores 15). The SLURM
+    profile sets its own (`set-threads`)."""
     agent = study.agent_config(study.entry(config, wildcards.entry)["agent"])
     return max(workflow.cores, config["threads"]) if agent.timed else config["threads"]
 
