@@ -70,7 +70,8 @@ layers: $(BIN)/activate
 # Copy a finished study's summary tables and key figures to docs/ (committed, shown in README),
 # emptying docs/tables and docs/figures first so that they hold this run's files alone, then
 # write the digests of its result files (what `make verify` compares with) and of those copies
-# (what tests/test_docs.py checks docs/ against).
+# (what tests/test_docs.py checks docs/ against), and its job records (docs/jobs.tsv: what
+# `plan` predicts this config from on a fresh clone).
 DOC_TABLES := benchmark validation tuning methods method_pairs comparisons transfer \
 	transfer_leaders claims progress
 DOC_FIGURES := cost_strength cost_strength_column benchmark_reach pareto_fronts \
@@ -82,6 +83,8 @@ docs:
 	cp $(DOC_FIGURES:%=results/figures/%.png) docs/figures/
 	cp results/findings.md docs/findings.md
 	cp results/provenance/summary.json docs/provenance.json
+	$(BIN)/python -m g2048.study.jobrecords docs/jobs.tsv config/config.yaml \
+	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	$(BIN)/python -m g2048 digest --force --out docs/digests/default.json \
 	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)" \
 	    --docs docs/tables docs/figures

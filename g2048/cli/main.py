@@ -53,6 +53,7 @@ from g2048.study import plan, stages
 from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.hashes import check_recorded, file_sha256
+from g2048.study.jobrecords import DOCS_RECORDS, JobRecord, job_record, read_records
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import (
@@ -245,18 +246,44 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _recorded_jobs(
     configfile: Path, cores: int | None, profile: Path | None
-) -> tuple[list[plan.Job], dict[int, float | None], set[str]]:
-    """The jobs of the study of `configfile` (a dry run), the times recorded by their last
-    run where it had this config's settings, and the names of the jobs it had not."""
+) -> tuple[list[plan.Job], dict[int, JobRecord], set[str], set[int]]:
+    """The jobs of the study of `configfile` (a dry run), the records of their last run where
+    it had this config's settings, else those of the run docs/ shows (docs/jobs.tsv, if of
+    this config file), the names of the jobs whose last run had other settings, and the jobs
+    timed from docs/."""
     jobs = plan.parse_dry_run(plan.dry_run(configfile, cores, profile))
     rerun = plan.parse_dry_run(plan.dry_run(configfile, cores, profile, force=False), empty=True)
     other = {job.name for job in rerun if not plan.record_holds(job.reason)}
-    recorded = {
-        job.jobid: plan.read_seconds(Path(job.benchmark))
-        for job in jobs
-        if job.benchmark and job.name not in other
-    }
-    return jobs, recorded, other
+    docs, _ = read_records(DOCS_RECORDS, configfile)
+    records: dict[int, JobRecord] = {}
+    from_docs: set[int] = set()
+    for job in jobs:
+        if not job.benchmark:
+            continue
+        record = None if job.name in other else job_record(job.benchmark, job.log)
+        if record is None and job.benchmark in docs:
+            record = docs[job.benchmark]
+            from_docs.add(job.jobid)
+        if record is not None:
+            records[job.jobid] = record
+    return jobs, records, other, from_docs
+
+
+def _record_seconds(
+    jobs: list[plan.Job], records: dict[int, JobRecord], threads: dict[int, int]
+) -> tuple[dict[int, float | None], list[int], list[int]]:
+    """The jobs' recorded times as planned: a timed shard's for the games it plays at once on
+    its `threads` (`plan.timed_seconds`), and without the records that include compiling the
+    kernels where others can stand in (`plan.discount_compiling`)."""
+    start = min((r.seconds for r in records.values()), default=0.0)
+    seconds: dict[int, float | None] = {}
+    for jobid, r in records.items():
+        seconds[jobid] = r.seconds
+        if r.timed_games and r.at_once:
+            at_once = plan.games_at_once(threads[jobid])
+            seconds[jobid] = plan.timed_seconds(r.seconds, start, r.timed_games, r.at_once, at_once)
+    compiling = {jobid for jobid, r in records.items() if r.compiling}
+    return plan.discount_compiling(jobs, seconds, compiling)
 
 
 def _works(configfile: Path, jobs: list[plan.Job]) -> dict[int, Work | None]:
@@ -276,24 +303,29 @@ def _plan(args: argparse.Namespace) -> int:
     cluster = args.cores is None
     overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
     profile = args.profile if cluster else None
-    jobs, recorded, other = _recorded_jobs(args.configfile, args.cores, profile)
+    jobs, records, other, from_docs = _recorded_jobs(args.configfile, args.cores, profile)
     by_id = {job.jobid: job for job in jobs}
-    works, rates = None, None
-    if args.rates_from is not None:
-        works = _works(args.configfile, jobs)
-        theirs, their_records, _ = _recorded_jobs(args.rates_from, args.cores, profile)
-        their_works = _works(args.rates_from, theirs)
-        rates = plan.rates_from(theirs, their_records, their_works)
-        for jobid in plan.other_games(jobs, works, theirs, their_works):
-            recorded.pop(jobid, None)
-            other.add(by_id[jobid].name)
-    times = plan.job_times(jobs, recorded, works, rates)
     threads = {job.jobid: job.threads for job in jobs}
     local: set[str] = set()
     if cluster:
         per_rule = plan.profile_threads(args.profile)
         threads = {job.jobid: per_rule.get(job.rule, job.threads) for job in jobs}
         local = plan.local_rules(plan.workflow_source())
+    cores_of = {j: min(n, args.cores or n) for j, n in threads.items()}
+    recorded, dropped, kept = _record_seconds(jobs, records, cores_of)
+    works, rates = None, None
+    if args.rates_from is not None:
+        works = _works(args.configfile, jobs)
+        theirs, their_records, _, _ = _recorded_jobs(args.rates_from, args.cores, profile)
+        their_seconds, _, _ = _record_seconds(
+            theirs, their_records, {job.jobid: job.threads for job in theirs}
+        )
+        their_works = _works(args.rates_from, theirs)
+        rates = plan.rates_from(theirs, their_seconds, their_works)
+        for jobid in plan.other_games(jobs, works, theirs, their_works):
+            recorded.pop(jobid, None)
+            other.add(by_id[jobid].name)
+    times = plan.job_times(jobs, recorded, works, rates)
     seconds = {
         job.jobid: times.seconds[job.jobid] + (0.0 if job.rule in local else overhead)
         for job in jobs
@@ -310,6 +342,9 @@ def _plan(args: argparse.Namespace) -> int:
         how = f"{overhead:g} s of Snakemake's own time added to each job" if overhead else ""
     print(f"PREDICTED, not measured: the study of {args.configfile} {where},")
     source = "from the job times its last run recorded (benchmarks/)"
+    if from_docs:
+        _, note = read_records(DOCS_RECORDS, args.configfile)
+        source += f",\nelse those of the run docs/ shows ({DOCS_RECORDS}: {note})"
     if args.rates_from is not None:
         source += f",\nelse from the seconds per game that a run of {args.rates_from} recorded"
     print(source + (f";\n{how}." if how else "."))
@@ -319,7 +354,12 @@ def _plan(args: argparse.Namespace) -> int:
         ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
         ("jobs", f"{len(jobs)}, {recorded_count} of them with a recorded time"),
     ]
-    stale = sum(job.name in other and job.benchmark is not None for job in jobs)
+    if from_docs:
+        rows.append(("from docs/", f"{len(from_docs)} job(s) timed by the run docs/ shows"))
+    stale = sum(
+        job.name in other and job.benchmark is not None and job.jobid not in from_docs
+        for job in jobs
+    )
     if stale:
         rows.append(
             ("not this config's", f"{stale} job(s) whose results are missing or of other settings")
@@ -332,6 +372,34 @@ def _plan(args: argparse.Namespace) -> int:
         named = ", ".join(f"{rule} {n}" for rule, n in sorted(times.scaled.items()))
         count = sum(times.scaled.values())
         rows.append(("from rates", f"{count} job(s), from {args.rates_from}'s run: {named}"))
+    if dropped:
+        rows.append(
+            (
+                "compiling",
+                f"{len(dropped)} record(s) include compiling the kernels into an empty cache "
+                "(minutes): their row's or rule's mean instead",
+            )
+        )
+    if kept:
+        named = ", ".join(sorted({by_id[j].rule for j in kept}))
+        rows.append(
+            (
+                "compiling, kept",
+                f"{len(kept)} record(s) include compiling the kernels (no other of rule "
+                f"{named}): an overestimate by minutes",
+            )
+        )
+    timed = [j for j, r in records.items() if r.timed_games and r.at_once]
+    if timed:
+        at_once = sorted({plan.games_at_once(cores_of[j]) for j in timed})
+        recorded_at = sorted({records[j].at_once for j in timed})
+        rows.append(
+            (
+                "timed shards",
+                f"{len(timed)} job(s): {'/'.join(map(str, at_once))} games at once, each on a "
+                f"core of its own (recorded: {'/'.join(map(str, recorded_at))} at once)",
+            )
+        )
     if times.untimed:
         rules = sorted({by_id[j].rule for j in times.untimed})
         rows.append(("untimed (0 s)", f"{len(times.untimed)} job(s) of rule {', '.join(rules)}"))

@@ -13,7 +13,7 @@ from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import Network
 from g2048.play import pinned_cores, play_games
 from g2048.study.config import agent_config, shard_range
-from g2048.study.logs import Log, game_progress
+from g2048.study.logs import Log, game_progress, timed_line
 from g2048.study.methods import WeightMethod, get_method
 from g2048.study.methods.base import RunSeed, SelectionRule, incumbents
 from g2048.study.naming import (
@@ -189,7 +189,7 @@ def play_weight_set(
     agent = agent_config(agent_spec)
     pinned = pinned_cores(cores or threads) if agent.timed else []
     if pinned:
-        log(f"{label}: time budget per move: {len(pinned)} games at once, pinned to CPUs {pinned}")
+        log(timed_line(label, len(seeds), len(pinned), pinned))
     return play_games(
         agent,
         seeds,

@@ -1,0 +1,130 @@
+"""The job records of a run, kept with docs/ (`make docs` writes docs/jobs.tsv), so that `plan`
+predicts the study that docs/ shows on a fresh clone, before any run of its own.
+
+A job's record is its benchmark file's wall time (benchmarks/<where>.tsv, Snakemake's) and what
+its log (logs/<where>.log: every rule's log and benchmark file share <where>) says of it:
+whether it compiled the kernels into an empty cache (`logs.COMPILING`: minutes that a run with
+a warm cache does not spend), and for a timed shard its games and how many it played at once
+(`logs.TIMED`: on more cores it plays more at once). The table names the config it was
+recorded with by the SHA-256 of the config file; `plan` uses it for that config alone.
+
+    python -m g2048.study.jobrecords OUT CONFIG [--note TEXT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from g2048 import file_sha256
+from g2048.study.logs import COMPILING, TIMED
+from g2048.study.plan import PlanError, read_seconds
+
+DOCS_RECORDS = Path("docs/jobs.tsv")
+_COLUMNS = ("benchmark", "seconds", "compiling", "timed_games", "at_once")
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    """One job's recorded wall time, whether it includes compiling the kernels into an empty
+    cache, and for a timed shard its timed games and how many it played at once (0: none)."""
+
+    seconds: float
+    compiling: bool = False
+    timed_games: int = 0
+    at_once: int = 0
+
+
+def read_log(path: str | Path | None) -> tuple[bool, int, int]:
+    """What a job's log says of it: (compiled the kernels, timed games, played at once); no
+    log, or nothing said: (False, 0, 0)."""
+    if path is None:
+        return False, 0, 0
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return False, 0, 0
+    timed = TIMED.search(text)
+    games, at_once = (int(timed.group(1)), int(timed.group(2))) if timed else (0, 0)
+    return COMPILING in text, games, at_once
+
+
+def job_record(benchmark: str | Path, log: str | Path | None) -> JobRecord | None:
+    """The record of the job with this benchmark file and log; None without a benchmark file."""
+    seconds = read_seconds(Path(benchmark))
+    if seconds is None:
+        return None
+    return JobRecord(seconds, *read_log(log))
+
+
+def collect(root: Path = Path(".")) -> dict[str, JobRecord]:
+    """Every job record of the run in `root`: benchmarks/**/*.tsv, keyed by their path there
+    (as the dry run names them), with their logs' notes."""
+    out = {}
+    for path in sorted((root / "benchmarks").rglob("*.tsv")):
+        where = path.relative_to(root / "benchmarks").with_suffix(".log")
+        record = job_record(path, root / "logs" / where)
+        if record is not None:
+            out[path.relative_to(root).as_posix()] = record
+    return out
+
+
+def write_records(out: Path, configfile: Path, records: dict[str, JobRecord], note: str) -> None:
+    """Write `records` to `out` (a TSV), headed by the config's file and SHA-256 and `note`."""
+    lines = [f"# {note}", f"# config {configfile} sha256 {file_sha256(configfile)}"]
+    lines.append("\t".join(_COLUMNS))
+    for name, r in sorted(records.items()):
+        lines.append(f"{name}\t{r.seconds:.3f}\t{int(r.compiling)}\t{r.timed_games}\t{r.at_once}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+
+
+def read_records(path: Path, configfile: Path) -> tuple[dict[str, JobRecord], str]:
+    """The records of `path` and its note, if they were recorded with the config file
+    `configfile` as it is now (its SHA-256); else, or without the file, ({}, "")."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return {}, ""
+    comments = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    digest = next((c.split()[-1] for c in comments if c.startswith("config ")), None)
+    if digest is None or not configfile.is_file() or digest != file_sha256(configfile):
+        return {}, ""
+    rows = csv.DictReader(
+        (ln for ln in text.splitlines() if not ln.startswith("#")), delimiter="\t"
+    )
+    try:
+        records = {
+            row["benchmark"]: JobRecord(
+                float(row["seconds"]),
+                row["compiling"] == "1",
+                int(row["timed_games"]),
+                int(row["at_once"]),
+            )
+            for row in rows
+        }
+    except (KeyError, TypeError, ValueError):
+        raise PlanError(f"{path} is not a table of job records: rerun `make docs`") from None
+    return records, comments[0] if comments else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the job records of the run in this folder to OUT, for CONFIG."""
+    parser = argparse.ArgumentParser(prog="python -m g2048.study.jobrecords", description=__doc__)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("config", type=Path)
+    parser.add_argument("--note", default="job records")
+    args = parser.parse_args(argv)
+    records = collect()
+    if not records:
+        parser.error("no job records here (benchmarks/): run the study first")
+    write_records(args.out, args.config, records, args.note)
+    compiled = sum(r.compiling for r in records.values())
+    print(f"wrote {len(records)} job records to {args.out} ({compiled} compiled the kernels)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
