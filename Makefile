@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
-.PHONY: venv lock run test test-fast test-slurm test-browser lint bench layers docs digests verify clean
+.PHONY: venv lock run warm test test-fast test-slurm test-browser lint bench layers docs digests verify clean
 
 # The environment is installed from requirements.lock (exact versions and hashes of everything,
 # tests and the SLURM plugin included), then the package itself without dependencies.
@@ -28,9 +28,17 @@ venv: $(BIN)/activate
 
 # Snakemake through g2048.study.run, which Ctrl-C or SIGTERM (kill, timeout, a time limit) stops
 # at any instant in one line, the directory unlocked: the same command resumes the run.
+# The kernels are compiled first, in a step of their own (`make warm`: a few minutes once per
+# version of the code, seconds after), so that no job's time includes them.
 run: $(BIN)/activate
 	$(BIN)/python -m g2048 check-config $(CONFIG)
+	$(BIN)/python -m g2048.study.warm $(CONFIG)
 	$(BIN)/python -m g2048.study.run --cores $(CORES) --configfile $(CONFIG)
+
+# Compile the kernels that the study of CONFIG calls into the cache, before its run.
+warm: $(BIN)/activate
+	$(BIN)/python -m g2048 check-config $(CONFIG)
+	$(BIN)/python -m g2048.study.warm $(CONFIG)
 
 # Rerun the default study, or only TARGETS (files or rules, e.g. TARGETS=results/benchmark/greedy.csv),
 # and compare its result files with the digests of the run that docs/ shows.
