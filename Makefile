@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
-.PHONY: venv lock run warm test test-fast test-slurm test-browser lint bench layers docs digests verify clean
+.PHONY: venv lock run warm sample-paper test test-fast test-slurm test-browser lint bench layers docs digests verify clean
 
 # The environment is installed from requirements.lock (exact versions and hashes of everything,
 # tests and the SLURM plugin included), then the package itself without dependencies.
@@ -39,6 +39,22 @@ run: $(BIN)/activate
 warm: $(BIN)/activate
 	$(BIN)/python -m g2048 check-config $(CONFIG)
 	$(BIN)/python -m g2048.study.warm $(CONFIG)
+
+# The paper study's sample (issue 51), on idle cores (its timed rows) and for hours: a recorded
+# default study, then one job of each kind of work of config/paper.yaml that the default does
+# not play and the first moves of the rows too slow for a job (g2048.study.sample), then plan's
+# predictions of the paper study on 16 and 64 cores and on SLURM (the README's paper column).
+# `make -n sample-paper` lists the steps; SAMPLE_DRY=1 lists the sampled jobs without running.
+PAPER_PLAN := $(BIN)/python -m g2048 plan --configfile config/paper.yaml --rates-from config/config.yaml
+sample-paper: $(BIN)/activate
+	$(BIN)/python -m g2048 check-config config/config.yaml config/paper.yaml
+	$(if $(SAMPLE_DRY),,$(BIN)/python -m g2048.study.warm config/config.yaml)
+	$(if $(SAMPLE_DRY),,$(BIN)/python -m g2048.study.run --cores $(CORES) --configfile config/config.yaml)
+	$(BIN)/python -m g2048.study.sample config/paper.yaml --rates-from config/config.yaml \
+	    --cores $(CORES) $(if $(SAMPLE_DRY),--dry-run)
+	$(if $(SAMPLE_DRY),,$(PAPER_PLAN) --cores 16)
+	$(if $(SAMPLE_DRY),,$(PAPER_PLAN) --cores 64)
+	$(if $(SAMPLE_DRY),,$(PAPER_PLAN) --cluster)
 
 # Rerun the default study, or only TARGETS (files or rules, e.g. TARGETS=results/benchmark/greedy.csv),
 # and compare its result files with the digests of the run that docs/ shows.

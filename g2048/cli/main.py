@@ -49,8 +49,9 @@ from g2048.evaluators.ntuple import (
 from g2048.learning.recipes import RECIPES, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
+from g2048.study import config as study_config
 from g2048.study import plan, stages
-from g2048.study.config import ConfigError, load_config, load_schema, value_problem
+from g2048.study.config import ConfigError, entry_shards, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.hashes import check_recorded, file_sha256
 from g2048.study.jobrecords import DOCS_RECORDS, JobRecord, job_record, read_records
@@ -64,6 +65,7 @@ from g2048.study.results import (
     unknown_selection_keys,
     write_csv,
 )
+from g2048.study.sample import probe_path, read_probe
 from g2048.study.weights import rows_problem
 from g2048.study.work import Work, job_work, parse_wildcards
 
@@ -269,6 +271,45 @@ def _recorded_jobs(
     return jobs, records, other, from_docs
 
 
+def _probed(
+    configfile: Path, jobs: list[plan.Job], recorded: dict[int, float | None]
+) -> dict[int, tuple[float, str]]:
+    """The benchmark shards of rows that set `probe_moves` and have no record (nor their
+    row), timed by extrapolation from their probe (`study.sample`): a job's start plus its
+    games times the probe's seconds per move times the mean game of the rows like it; with
+    the line that says so, per job."""
+    rows = {job.row for job in jobs if recorded.get(job.jobid) is not None}
+    config = None
+    start = min((v for v in recorded.values() if v is not None), default=0.0)
+    out: dict[int, tuple[float, str]] = {}
+    for job in jobs:
+        if job.rule != "benchmark_shard" or job.row in rows or recorded.get(job.jobid):
+            continue
+        config = config or load_config(configfile)
+        name = parse_wildcards(job.wildcards)["entry"]
+        entry = study_config.entry(config, name)
+        if "probe_moves" not in entry:
+            continue
+        probed = read_probe(probe_path(name))
+        if probed is None:
+            continue
+        per_move, moves, game_moves, like = probed
+        if game_moves <= 0:
+            raise plan.PlanError(
+                f"{name}: its probe found no row like it (same agent and evaluator) with "
+                "games recorded here to take a game's length from: run the other study first"
+            )
+        shard = int(parse_wildcards(job.wildcards)["shard"])
+        _, games = study_config.shard_range(entry["games"], entry_shards(config, name), shard)
+        seconds = start + games * per_move * game_moves
+        out[job.jobid] = (
+            seconds,
+            f"{name}: EXTRAPOLATED from the first {moves} moves of a game ({per_move:.3f} s a "
+            f"move), its games taken as long as {like}'s ({game_moves:.0f} moves)",
+        )
+    return out
+
+
 def _record_seconds(
     jobs: list[plan.Job], records: dict[int, JobRecord], threads: dict[int, int]
 ) -> tuple[dict[int, float | None], list[int], list[int]]:
@@ -325,6 +366,8 @@ def _plan(args: argparse.Namespace) -> int:
         for jobid in plan.other_games(jobs, works, theirs, their_works):
             recorded.pop(jobid, None)
             other.add(by_id[jobid].name)
+    extrapolated = _probed(args.configfile, jobs, recorded)
+    recorded |= {jobid: seconds for jobid, (seconds, _) in extrapolated.items()}
     times = plan.job_times(jobs, recorded, works, rates)
     seconds = {
         job.jobid: times.seconds[job.jobid] + (0.0 if job.rule in local else overhead)
@@ -350,6 +393,7 @@ def _plan(args: argparse.Namespace) -> int:
     print(source + (f";\n{how}." if how else "."))
     recorded_count = len(jobs) - len(times.untimed)
     recorded_count -= sum(times.estimated.values()) + sum(times.scaled.values())
+    recorded_count -= len(extrapolated)
     rows = [
         ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
         ("jobs", f"{len(jobs)}, {recorded_count} of them with a recorded time"),
@@ -372,6 +416,10 @@ def _plan(args: argparse.Namespace) -> int:
         named = ", ".join(f"{rule} {n}" for rule, n in sorted(times.scaled.items()))
         count = sum(times.scaled.values())
         rows.append(("from rates", f"{count} job(s), from {args.rates_from}'s run: {named}"))
+    if extrapolated:
+        rows.append(
+            ("extrapolated", f"{len(extrapolated)} job(s), from a probe of their row's first moves")
+        )
     if dropped:
         rows.append(
             (
@@ -430,15 +478,21 @@ def _plan(args: argparse.Namespace) -> int:
         added = seconds[j] - times.seconds[j]
         own = f"{times.seconds[j]:9.1f}" + (f" + {added:g}" if added else "")
         print(f"  {schedule.start[j]:9.1f}  {own:<{14 if overhead else 9}}  {by_id[j].name}")
+    for line in sorted({line for _, line in extrapolated.values()}):
+        print(f"note: {line}: an extrapolation, not a measurement")
     if cluster:
-        for job in jobs:
-            limit = job.resources.get("runtime", "")
-            if limit.isdigit() and seconds[job.jobid] > 60 * int(limit) and job.rule not in local:
-                print(
-                    f"warning: {job.name} is predicted to take {plan.duration(seconds[job.jobid])}"
-                    f", over its runtime limit of {limit} min: SLURM would end it",
-                    file=sys.stderr,
-                )
+        over = plan.over_runtime(jobs, seconds, local)
+        for line in over[:10]:
+            print(f"refused: {line}", file=sys.stderr)
+        if over:
+            more = f" ({len(over) - 10} more above)" if len(over) > 10 else ""
+            print(
+                f"refused: {len(over)} job(s) predicted beyond their runtime resource{more}: "
+                "SLURM would end them. Raise the rows' `runtime` (or benchmark `shards`: "
+                "shorter jobs) in the config, or the rule's runtime in the profile",
+                file=sys.stderr,
+            )
+            return 2
     return 0
 
 

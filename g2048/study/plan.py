@@ -573,6 +573,20 @@ def schedule(
     )
 
 
+def over_runtime(jobs: Sequence[Job], seconds: Mapping[int, float], local: set[str]) -> list[str]:
+    """The jobs (but the local rules') whose predicted `seconds` exceed their runtime resource
+    (minutes), each named with both: what a cluster would end."""
+    out = []
+    for job in jobs:
+        limit = job.resources.get("runtime", "")
+        if limit.isdigit() and seconds[job.jobid] > 60 * int(limit) and job.rule not in local:
+            out.append(
+                f"{job.name} is predicted to take {duration(seconds[job.jobid])}, over its "
+                f"runtime resource of {limit} min"
+            )
+    return out
+
+
 def dry_run(
     configfile: Path, cores: int | None, profile: Path | None = None, force: bool = True
 ) -> str:

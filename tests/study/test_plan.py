@@ -452,12 +452,18 @@ def test_plan_on_a_cluster(study: Path, capsys: pytest.CaptureFixture) -> None:
         "       42.0        0.0       all",
     ]
     assert captured.err == ""
-    assert main(["plan", "--cluster", "--overhead", "20000"]) == 0
-    err = capsys.readouterr().err.splitlines()
-    assert err == [
-        f"warning: make name={n} is predicted to take 5 h 34 min, over its runtime limit of "
-        "240 min: SLURM would end it"
-        for n in "ab"
+    assert main(["plan", "--cluster", "--overhead", "20000"]) == 2
+    captured = capsys.readouterr()
+    assert "predicted wall time" in captured.out  # the prediction, then the refusal
+    assert captured.err.splitlines() == [
+        *(
+            f"refused: make name={n} is predicted to take 5 h 34 min, over its runtime "
+            "resource of 240 min"
+            for n in "ab"
+        ),
+        "refused: 2 job(s) predicted beyond their runtime resource: SLURM would end them. "
+        "Raise the rows' `runtime` (or benchmark `shards`: shorter jobs) in the config, or the "
+        "rule's runtime in the profile",
     ]
 
 

@@ -78,7 +78,7 @@ TEST_SETS = study.tuned_game_sets(config)
 TRANSFER_SETS = study.transfer_sets(config)
 TRANSFER_DEPTHS = config["validate"]["transfer_depths"]
 ENTRIES = [e["name"] for e in config["benchmark"]["entries"]]
-SHARDS = range(config["benchmark"]["shards"])
+SHARDS = {e: range(study.entry_shards(config, e)) for e in ENTRIES}  # per entry
 
 
 wildcard_constraints:
@@ -171,6 +171,16 @@ def shard_threads(wildcards):
     return max(workflow.cores, config["threads"]) if agent.timed else config["threads"]
 
 
+def entry_shard_files(pattern):
+    """`pattern` filled in for every shard of every benchmark entry (each its own shards)."""
+    return [pattern.format(entry=e, shard=k) for e in ENTRIES for k in SHARDS[e]]
+
+
+def shard_runtime(wildcards):
+    """The runtime resource (minutes) of a benchmark shard: its entry's, else 240."""
+    return study.entry_runtime(config, wildcards.entry)
+
+
 def entry_record(wildcards):
     """What the config says of the run whose weights a benchmark entry plays (None: none)."""
     spec = parse_weights(study.entry(config, wildcards.entry).get("weights"))
@@ -201,9 +211,7 @@ def final_outputs():
     raw += expand(
         "results/transfer/{w}/depth{d}.csv", w=TRANSFER_SETS, d=TRANSFER_DEPTHS
     )
-    raw += expand(
-        "results/benchmark/{entry}/shard{shard}.csv", entry=ENTRIES, shard=SHARDS
-    )
+    raw += entry_shard_files("results/benchmark/{entry}/shard{shard}.csv")
     raw += expand("results/benchmark/{entry}.csv", entry=ENTRIES)
     made = outputs.study_outputs(bool(TRANSFER_SETS))
     return raw + [path for output in made for path in output.files().values()]
