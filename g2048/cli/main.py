@@ -439,7 +439,9 @@ def _plan(args: argparse.Namespace) -> int:
         )
     timed = [j for j, r in records.items() if r.timed_games and r.at_once]
     if timed:
-        at_once = sorted({plan.games_at_once(cores_of[j]) for j in timed})
+        at_once = sorted(
+            {min(plan.games_at_once(cores_of[j]), records[j].timed_games) for j in timed}
+        )
         recorded_at = sorted({records[j].at_once for j in timed})
         rows.append(
             (

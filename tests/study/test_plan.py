@@ -624,3 +624,21 @@ def test_plan_on_a_fresh_clone_takes_the_records_of_the_run_docs_shows(
         config.write("# edited\n")
     assert main(["plan", "--cores", "2"]) == 2
     assert "no job of rules make (2 jobs), merge (1 jobs)" in capsys.readouterr().err
+
+
+def test_plan_rescales_a_timed_shard_to_the_games_it_plays_at_once(
+    study: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """make a's log: 4 timed games played 4 at once in 10 s (2 s of start: merge, the shortest
+    record). On 2 cores it holds 2 and plays one at a time: 2 + 4 x 8 s."""
+    (study / "logs").mkdir()
+    (study / "logs" / "a.log").write_text(
+        "12:00:00 x: 4 timed games, 4 at once, each on a CPU of its own [1, 2, 3, 4]\n"
+    )
+    assert main(["plan", "--cores", "2"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "timed shards         1 job(s): 1 games at once, each on a core of its own (recorded: 4"
+        in out
+    )
+    assert "predicted wall time  1 min 10 s (70 s)" in out  # a 34 s, b its row's mean 34 s, merge 2 s
