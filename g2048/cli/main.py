@@ -49,12 +49,11 @@ from g2048.evaluators.ntuple import (
 from g2048.learning.recipes import RECIPES, td_schema
 from g2048.play import evaluator_rows, play_games
 from g2048.report.stats import THRESHOLDS, summarize
-from g2048.study import config as study_config
 from g2048.study import plan, stages
-from g2048.study.config import ConfigError, entry_shards, load_config, load_schema, value_problem
+from g2048.study.config import ConfigError, load_config, load_schema, value_problem
 from g2048.study.digests import DigestFileError, verify, write_digests
 from g2048.study.hashes import check_recorded, file_sha256
-from g2048.study.jobrecords import DOCS_RECORDS, JobRecord, job_record, read_records
+from g2048.study.jobrecords import DOCS_RECORDS, read_records, record_seconds, recorded_jobs
 from g2048.study.logs import ReportedError
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.results import (
@@ -65,7 +64,7 @@ from g2048.study.results import (
     unknown_selection_keys,
     write_csv,
 )
-from g2048.study.sample import probe_path, read_probe
+from g2048.study.sample import probed
 from g2048.study.weights import rows_problem
 from g2048.study.work import Work, job_work, parse_wildcards
 
@@ -246,87 +245,6 @@ def _check_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recorded_jobs(
-    configfile: Path, cores: int | None, profile: Path | None
-) -> tuple[list[plan.Job], dict[int, JobRecord], set[str], set[int]]:
-    """The jobs of the study of `configfile` (a dry run), the records of their last run where
-    it had this config's settings, else those of the run docs/ shows (docs/jobs.tsv, if of
-    this config file), the names of the jobs whose last run had other settings, and the jobs
-    timed from docs/."""
-    jobs = plan.parse_dry_run(plan.dry_run(configfile, cores, profile))
-    rerun = plan.parse_dry_run(plan.dry_run(configfile, cores, profile, force=False), empty=True)
-    other = {job.name for job in rerun if not plan.record_holds(job.reason)}
-    docs, _ = read_records(DOCS_RECORDS, configfile)
-    records: dict[int, JobRecord] = {}
-    from_docs: set[int] = set()
-    for job in jobs:
-        if not job.benchmark:
-            continue
-        record = None if job.name in other else job_record(job.benchmark, job.log)
-        if record is None and job.benchmark in docs:
-            record = docs[job.benchmark]
-            from_docs.add(job.jobid)
-        if record is not None:
-            records[job.jobid] = record
-    return jobs, records, other, from_docs
-
-
-def _probed(
-    configfile: Path, jobs: list[plan.Job], recorded: dict[int, float | None]
-) -> dict[int, tuple[float, str]]:
-    """The benchmark shards of rows that set `probe_moves` and have no record (nor their
-    row), timed by extrapolation from their probe (`study.sample`): a job's start plus its
-    games times the probe's seconds per move times the mean game of the rows like it; with
-    the line that says so, per job."""
-    rows = {job.row for job in jobs if recorded.get(job.jobid) is not None}
-    config = None
-    start = min((v for v in recorded.values() if v is not None), default=0.0)
-    out: dict[int, tuple[float, str]] = {}
-    for job in jobs:
-        if job.rule != "benchmark_shard" or job.row in rows or recorded.get(job.jobid):
-            continue
-        config = config or load_config(configfile)
-        name = parse_wildcards(job.wildcards)["entry"]
-        entry = study_config.entry(config, name)
-        if "probe_moves" not in entry:
-            continue
-        probed = read_probe(probe_path(name))
-        if probed is None:
-            continue
-        per_move, moves, game_moves, like = probed
-        if game_moves <= 0:
-            raise plan.PlanError(
-                f"{name}: its probe found no row like it (same agent and evaluator) with "
-                "games recorded here to take a game's length from: run the other study first"
-            )
-        shard = int(parse_wildcards(job.wildcards)["shard"])
-        _, games = study_config.shard_range(entry["games"], entry_shards(config, name), shard)
-        seconds = start + games * per_move * game_moves
-        out[job.jobid] = (
-            seconds,
-            f"{name}: EXTRAPOLATED from the first {moves} moves of a game ({per_move:.3f} s a "
-            f"move), its games taken as long as {like}'s ({game_moves:.0f} moves)",
-        )
-    return out
-
-
-def _record_seconds(
-    jobs: list[plan.Job], records: dict[int, JobRecord], threads: dict[int, int]
-) -> tuple[dict[int, float | None], list[int], list[int]]:
-    """The jobs' recorded times as planned: a timed shard's for the games it plays at once on
-    its `threads` (`plan.timed_seconds`), and without the records that include compiling the
-    kernels where others can stand in (`plan.discount_compiling`)."""
-    start = min((r.seconds for r in records.values()), default=0.0)
-    seconds: dict[int, float | None] = {}
-    for jobid, r in records.items():
-        seconds[jobid] = r.seconds
-        if r.timed_games and r.at_once:
-            at_once = plan.games_at_once(threads[jobid])
-            seconds[jobid] = plan.timed_seconds(r.seconds, start, r.timed_games, r.at_once, at_once)
-    compiling = {jobid for jobid, r in records.items() if r.compiling}
-    return plan.discount_compiling(jobs, seconds, compiling)
-
-
 def _works(configfile: Path, jobs: list[plan.Job]) -> dict[int, Work | None]:
     """Each job's games and their kind in the study of `configfile`."""
     config = load_config(configfile)
@@ -344,7 +262,7 @@ def _plan(args: argparse.Namespace) -> int:
     cluster = args.cores is None
     overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
     profile = args.profile if cluster else None
-    jobs, records, other, from_docs = _recorded_jobs(args.configfile, args.cores, profile)
+    jobs, records, other, from_docs = recorded_jobs(args.configfile, args.cores, profile)
     by_id = {job.jobid: job for job in jobs}
     threads = {job.jobid: job.threads for job in jobs}
     local: set[str] = set()
@@ -353,12 +271,12 @@ def _plan(args: argparse.Namespace) -> int:
         threads = {job.jobid: per_rule.get(job.rule, job.threads) for job in jobs}
         local = plan.local_rules(plan.workflow_source())
     cores_of = {j: min(n, args.cores or n) for j, n in threads.items()}
-    recorded, dropped, kept = _record_seconds(jobs, records, cores_of)
+    recorded, dropped, kept = record_seconds(jobs, records, cores_of)
     works, rates = None, None
     if args.rates_from is not None:
         works = _works(args.configfile, jobs)
-        theirs, their_records, _, _ = _recorded_jobs(args.rates_from, args.cores, profile)
-        their_seconds, _, _ = _record_seconds(
+        theirs, their_records, _, _ = recorded_jobs(args.rates_from, args.cores, profile)
+        their_seconds, _, _ = record_seconds(
             theirs, their_records, {job.jobid: job.threads for job in theirs}
         )
         their_works = _works(args.rates_from, theirs)
@@ -366,7 +284,7 @@ def _plan(args: argparse.Namespace) -> int:
         for jobid in plan.other_games(jobs, works, theirs, their_works):
             recorded.pop(jobid, None)
             other.add(by_id[jobid].name)
-    extrapolated = _probed(args.configfile, jobs, recorded)
+    extrapolated = probed(args.configfile, jobs, recorded)
     recorded |= {jobid: seconds for jobid, (seconds, _) in extrapolated.items()}
     times = plan.job_times(jobs, recorded, works, rates)
     seconds = {

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from g2048 import file_sha256
+from g2048.study import plan
 from g2048.study.logs import COMPILING, TIMED
-from g2048.study.plan import PlanError, read_seconds
+from g2048.study.plan import Job, PlanError, read_seconds
 
 DOCS_RECORDS = Path("docs/jobs.tsv")
 _COLUMNS = ("benchmark", "seconds", "compiling", "timed_games", "at_once")
@@ -108,6 +109,48 @@ def read_records(path: Path, configfile: Path) -> tuple[dict[str, JobRecord], st
     except (KeyError, TypeError, ValueError):
         raise PlanError(f"{path} is not a table of job records: rerun `make docs`") from None
     return records, comments[0] if comments else ""
+
+
+def recorded_jobs(
+    configfile: Path, cores: int | None, profile: Path | None
+) -> tuple[list[Job], dict[int, JobRecord], set[str], set[int]]:
+    """The jobs of the study of `configfile` (a dry run), the records of their last run where
+    it had this config's settings, else those of the run docs/ shows (docs/jobs.tsv, if of
+    this config file), the names of the jobs whose last run had other settings, and the jobs
+    timed from docs/."""
+    jobs = plan.parse_dry_run(plan.dry_run(configfile, cores, profile))
+    rerun = plan.parse_dry_run(plan.dry_run(configfile, cores, profile, force=False), empty=True)
+    other = {job.name for job in rerun if not plan.record_holds(job.reason)}
+    docs, _ = read_records(DOCS_RECORDS, configfile)
+    records: dict[int, JobRecord] = {}
+    from_docs: set[int] = set()
+    for job in jobs:
+        if not job.benchmark:
+            continue
+        record = None if job.name in other else job_record(job.benchmark, job.log)
+        if record is None and job.benchmark in docs:
+            record = docs[job.benchmark]
+            from_docs.add(job.jobid)
+        if record is not None:
+            records[job.jobid] = record
+    return jobs, records, other, from_docs
+
+
+def record_seconds(
+    jobs: list[Job], records: dict[int, JobRecord], threads: dict[int, int]
+) -> tuple[dict[int, float | None], list[int], list[int]]:
+    """The jobs' recorded times as planned: a timed shard's for the games it plays at once on
+    its `threads` (`plan.timed_seconds`), and without the records that include compiling the
+    kernels where others can stand in (`plan.discount_compiling`)."""
+    start = min((r.seconds for r in records.values()), default=0.0)
+    seconds: dict[int, float | None] = {}
+    for jobid, r in records.items():
+        seconds[jobid] = r.seconds
+        if r.timed_games and r.at_once:
+            at_once = plan.games_at_once(threads[jobid])
+            seconds[jobid] = plan.timed_seconds(r.seconds, start, r.timed_games, r.at_once, at_once)
+    compiling = {jobid for jobid, r in records.items() if r.compiling}
+    return plan.discount_compiling(jobs, seconds, compiling)
 
 
 def main(argv: list[str] | None = None) -> int:

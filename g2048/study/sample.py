@@ -31,7 +31,7 @@ import pandas as pd
 from g2048.study import config as study
 from g2048.study import plan
 from g2048.study.config import ConfigError, load_config
-from g2048.study.jobrecords import job_record
+from g2048.study.jobrecords import record_seconds, recorded_jobs
 from g2048.study.work import Work, job_work, parse_wildcards
 
 PROBES = Path("benchmarks/probe")
@@ -150,6 +150,49 @@ def read_probe(path: Path) -> tuple[float, int, float, str] | None:
         ) from None
 
 
+def probed(
+    configfile: Path, jobs: list[plan.Job], recorded: dict[int, float | None]
+) -> dict[int, tuple[float, str]]:
+    """The benchmark shards of rows that set `probe_moves` and have no record (nor their
+    row), timed by extrapolation from their probe (`study.sample`): a job's start plus its
+    games times the probe's seconds per move times the mean game of the rows like it; with
+    the line that says so, per job."""
+    rows = {job.row for job in jobs if recorded.get(job.jobid) is not None}
+    config = None
+    start = min((v for v in recorded.values() if v is not None), default=0.0)
+    out: dict[int, tuple[float, str]] = {}
+    for job in jobs:
+        if job.rule != "benchmark_shard" or job.row in rows or recorded.get(job.jobid):
+            continue
+        config = config or load_config(configfile)
+        name = parse_wildcards(job.wildcards)["entry"]
+        entry = study.entry(config, name)
+        if "probe_moves" not in entry:
+            continue
+        probed = read_probe(probe_path(name))
+        if probed is None:
+            continue
+        per_move, moves, game_moves, like = probed
+        if game_moves <= 0:
+            raise plan.PlanError(
+                f"{name}: its probe found no row like it (same agent and evaluator) with "
+                "games recorded here to take a game's length from: run the other study first"
+            )
+        shard = int(parse_wildcards(job.wildcards)["shard"])
+        _, games = study.shard_range(entry["games"], study.entry_shards(config, name), shard)
+        seconds = start + games * per_move * game_moves
+        out[job.jobid] = (
+            seconds,
+            f"{name}: EXTRAPOLATED from the first {moves} moves of a game ({per_move:.3f} s a "
+            f"move), its games taken as long as {like}'s ({game_moves:.0f} moves)",
+        )
+    return out
+
+
+def _threads(jobs: Sequence[plan.Job]) -> dict[int, int]:
+    return {job.jobid: job.threads for job in jobs}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Sample CONFIG's jobs that a run of --rates-from here cannot time."""
     parser = argparse.ArgumentParser(prog="python -m g2048.study.sample", description=__doc__)
@@ -160,21 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config, other = load_config(args.config), load_config(args.rates_from)
-        jobs = plan.parse_dry_run(plan.dry_run(args.config, args.cores))
-        theirs = plan.parse_dry_run(plan.dry_run(args.rates_from, args.cores))
+        # the records as plan takes them (their settings', compiling left out)
+        theirs, their_records, _, _ = recorded_jobs(args.rates_from, args.cores, None)
+        their_seconds, _, _ = record_seconds(theirs, their_records, _threads(theirs))
+        jobs, records, _, _ = recorded_jobs(args.config, args.cores, None)
+        mine_recorded, _, _ = record_seconds(jobs, records, _threads(jobs))
         mine = {j.jobid: job_work(config, j.rule, parse_wildcards(j.wildcards)) for j in jobs}
         their = {j.jobid: job_work(other, j.rule, parse_wildcards(j.wildcards)) for j in theirs}
-        their_recorded = {
-            j.jobid: (r.seconds if (r := job_record(j.benchmark, j.log)) else None)
-            for j in theirs
-            if j.benchmark
-        }
-        rates = plan.rates_from(theirs, their_recorded, their)
-        mine_recorded = {
-            j.jobid: (r.seconds if (r := job_record(j.benchmark, j.log)) else None)
-            for j in jobs
-            if j.benchmark
-        }
+        rates = plan.rates_from(theirs, their_seconds, their)
         for jobid in plan.other_games(jobs, mine, theirs, their):  # the other run's records
             mine_recorded.pop(jobid, None)
         todo = unrated(jobs, mine, rates, mine_recorded)

@@ -641,4 +641,5 @@ def test_plan_rescales_a_timed_shard_to_the_games_it_plays_at_once(
         "timed shards         1 job(s): 1 games at once, each on a core of its own (recorded: 4"
         in out
     )
-    assert "predicted wall time  1 min 10 s (70 s)" in out  # a 34 s, b its row's mean 34 s, merge 2 s
+    # a 34 s, b its row's mean 34 s, merge 2 s
+    assert "predicted wall time  1 min 10 s (70 s)" in out

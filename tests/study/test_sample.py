@@ -1,7 +1,6 @@
 """Sampling a study never run here (g2048.study.sample, `make sample-paper`) and the paper
 study's rows of the seeds' full-rollout hybrids (issue 51)."""
 
-import importlib
 import subprocess
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from g2048.study.plan import Job
 from g2048.study.work import Work
 
 ROOT = Path(__file__).resolve().parents[2]
-cli = importlib.import_module("g2048.cli.main")  # the module, not its `main`
 
 
 def test_a_sample_takes_one_job_of_each_kind_that_no_record_times() -> None:
@@ -103,7 +101,7 @@ def test_plan_extrapolates_a_probed_row_and_says_so(
         Job(2, "benchmark_shard", "entry=hybrid-d3-r50-full, shard=0", benchmark="x"),  # no probe
         Job(3, "table", benchmark="y"),
     ]
-    out = cli._probed(Path("config/paper.yaml"), jobs, {3: 2.0})
+    out = sample.probed(Path("config/paper.yaml"), jobs, {3: 2.0})
     assert list(out) == [1]
     seconds, line = out[1]
     assert seconds == pytest.approx(2.0 + 9000.0)
