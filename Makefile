@@ -7,7 +7,7 @@ TEST_ENV := $(VENV)/.test-tools
 CORES ?= $(shell nproc)
 CONFIG ?= config/config.yaml
 
-.PHONY: venv venv-cluster lock run test test-fast test-slurm test-browser lint bench bench-peers layers docs digests verify clean
+.PHONY: venv venv-cluster lock run warm sample-paper test test-fast test-slurm test-browser lint bench bench-peers layers docs digests verify clean
 
 # Two environments, each installed from a lock of exact versions and hashes (pip's hash-checking
 # mode), then the package itself without dependencies. `make venv` and `make run`: the study's
@@ -50,9 +50,33 @@ venv-cluster: $(TEST_ENV)
 
 # Snakemake through g2048.study.run, which Ctrl-C or SIGTERM (kill, timeout, a time limit) stops
 # at any instant in one line, the directory unlocked: the same command resumes the run.
+# The kernels are compiled first, in a step of their own (`make warm`: a few minutes once per
+# version of the code, seconds after), so that no job's time includes them.
 run: $(BIN)/activate
 	$(BIN)/python -m g2048 check-config $(CONFIG)
+	$(BIN)/python -m g2048.study.warm $(CONFIG)
 	$(BIN)/python -m g2048.study.run --cores $(CORES) --configfile $(CONFIG)
+
+# Compile the kernels that the study of CONFIG calls into the cache, before its run.
+warm: $(BIN)/activate
+	$(BIN)/python -m g2048 check-config $(CONFIG)
+	$(BIN)/python -m g2048.study.warm $(CONFIG)
+
+# The paper study's sample (issue 51), on idle cores (its timed rows) and for hours: a recorded
+# default study, then one job of each kind of work of config/paper.yaml that the default does
+# not play and the first moves of the rows too slow for a job (g2048.study.sample), then plan's
+# predictions of the paper study on 16 and 64 cores and on SLURM (the README's paper column).
+# `make -n sample-paper` lists the steps; SAMPLE_DRY=1 lists the sampled jobs without running.
+PAPER_PLAN := $(BIN)/python -m g2048 plan --configfile config/paper.yaml --rates-from config/config.yaml
+sample-paper: $(BIN)/activate
+	$(BIN)/python -m g2048 check-config config/config.yaml config/paper.yaml
+	$(if $(SAMPLE_DRY),,$(BIN)/python -m g2048.study.warm config/config.yaml)
+	$(if $(SAMPLE_DRY),,$(BIN)/python -m g2048.study.run --cores $(CORES) --configfile config/config.yaml)
+	$(BIN)/python -m g2048.study.sample config/paper.yaml --rates-from config/config.yaml \
+	    --cores $(CORES) $(if $(SAMPLE_DRY),--dry-run)
+	$(if $(SAMPLE_DRY),,$(PAPER_PLAN) --cores 16)
+	$(if $(SAMPLE_DRY),,$(PAPER_PLAN) --cores 64)
+	$(if $(SAMPLE_DRY),,$(PAPER_PLAN) --cluster)
 
 # Rerun the default study, or only TARGETS (files or rules, e.g. TARGETS=results/benchmark/greedy.csv),
 # and compare its result files with the digests of the run that docs/ shows.
@@ -99,7 +123,8 @@ layers: $(TEST_ENV)
 # Copy a finished study's summary tables and key figures to docs/ (committed, shown in README),
 # emptying docs/tables and docs/figures first so that they hold this run's files alone, then
 # write the digests of its result files (what `make verify` compares with) and of those copies
-# (what tests/test_docs.py checks docs/ against).
+# (what tests/test_docs.py checks docs/ against), and its job records (docs/jobs.tsv: what
+# `plan` predicts this config from on a fresh clone).
 DOC_TABLES := benchmark validation tuning methods method_pairs comparisons transfer \
 	transfer_leaders claims progress
 DOC_FIGURES := cost_strength cost_strength_column benchmark_reach pareto_fronts \
@@ -111,6 +136,8 @@ docs:
 	cp $(DOC_FIGURES:%=results/figures/%.png) docs/figures/
 	cp results/findings.md docs/findings.md
 	cp results/provenance/summary.json docs/provenance.json
+	$(BIN)/python -m g2048.study.jobrecords docs/jobs.tsv config/config.yaml \
+	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)"
 	$(BIN)/python -m g2048 digest --force --out docs/digests/default.json \
 	    --note "default study (config/config.yaml) at $$(git rev-parse --short HEAD)" \
 	    --docs docs/tables docs/figures

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
@@ -154,6 +156,28 @@ def agent_params(
     return agent.params(threads, upper)
 
 
+def pinned_cores(cores: int) -> list[int]:
+    """The CPUs a timed phase plays on, one game on each (`play_games(cores=...)`): of the
+    CPUs this process may run on (its affinity), the last `cores` at most, less one (the
+    lowest) left to the workflow's own process and the job's main thread when there are two
+    or more: 1 CPU or 2 play one game at a time, 16 play 15 at once."""
+    check_threads(cores)
+    allowed = sorted(os.sched_getaffinity(0))[-cores:]
+    return allowed[1:] if len(allowed) > 1 else allowed
+
+
+def _pinning(cores: Sequence[int]) -> Callable[[], None]:
+    """A thread pool's initializer that pins each new worker thread to a core of its own."""
+    free: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for core in cores:
+        free.put(core)
+
+    def pin() -> None:
+        os.sched_setaffinity(0, {free.get_nowait()})  # 0: the calling thread, on Linux
+
+    return pin
+
+
 def play_games(
     agent: AgentConfig,
     seeds: np.ndarray,
@@ -162,6 +186,7 @@ def play_games(
     threads: int = 1,
     max_moves: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    cores: Sequence[int] = (),
 ) -> pd.DataFrame:
     """Play one game per seed on `threads` threads; one row per game, columns COLUMNS.
 
@@ -175,7 +200,10 @@ def play_games(
     game. Games run in a thread pool over the GIL-free numba `play_game` rather than in a prange
     loop, so that each game can be timed and reported; an exception in the calling thread
     (KeyboardInterrupt) cancels the games not yet started, stops the running ones within a move
-    and propagates.
+    and propagates. `cores` (CPU numbers, `pinned_cores`): play len(cores) games at once
+    instead of `threads`, each worker thread pinned to a core of its own (os.sched_setaffinity),
+    so that a timed game's clock never runs on while its thread waits for a core; the games'
+    rows keep their seeds' order whatever the cores.
     """
     check_threads(threads)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -199,7 +227,10 @@ def play_games(
         out[i], reached[i] = game[:6], game[6]
         seconds[i] = time.perf_counter() - t0
 
-    pool = ThreadPoolExecutor(max_workers=1 if agent.parallel else threads)
+    if cores:
+        pool = ThreadPoolExecutor(max_workers=len(cores), initializer=_pinning(cores))
+    else:
+        pool = ThreadPoolExecutor(max_workers=1 if agent.parallel else threads)
     try:
         futures = [pool.submit(run, i) for i in range(seeds.size)]
         for done, future in enumerate(as_completed(futures)):

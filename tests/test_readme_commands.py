@@ -163,15 +163,17 @@ def test_make_run_checks_the_config_before_snakemake_reads_it(
     tmp_path: Path, content: bytes, message: str
 ) -> None:
     """Snakemake reads (and runs the templates of) a --configfile before the Snakefile's check:
-    `make run`'s first command is check-config, which refuses such a file in one line."""
+    `make run`'s first command is check-config, which refuses such a file in one line (then
+    it compiles the kernels, then runs the study)."""
     config = tmp_path / "bad.yaml"
     config.write_bytes(content)
     done = subprocess.run(
         ["make", "-n", "run", f"CONFIG={config}"], cwd=ROOT, capture_output=True, text=True
     )
     commands = [line for line in done.stdout.splitlines() if str(config) in line]
-    assert len(commands) == 2 and "check-config" in commands[0], done.stdout
-    assert "g2048.study.run" in commands[1]  # snakemake, stopped quietly on a signal
+    assert len(commands) == 3 and "check-config" in commands[0], done.stdout
+    assert "g2048.study.warm" in commands[1]  # the kernels compiled in a step of their own
+    assert "g2048.study.run" in commands[2]  # snakemake, stopped quietly on a signal
     checked = subprocess.run(
         commands[0], shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120
     )

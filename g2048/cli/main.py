@@ -57,6 +57,7 @@ from g2048.study.config import (
     load_schema,
     value_problem,
 )
+from g2048.study.jobrecords import DOCS_RECORDS, read_records, record_seconds, recorded_jobs
 from g2048.study.naming import NETWORK_EVALUATOR, PLAY_PURPOSE, selected_weights
 from g2048.study.records import plan
 from g2048.study.records.integrity import (
@@ -76,6 +77,7 @@ from g2048.study.results import (
     unknown_selection_keys,
     write_csv,
 )
+from g2048.study.sample import probed
 from g2048.study.weights import rows_problem
 
 
@@ -255,22 +257,6 @@ def _check_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recorded_jobs(
-    configfile: Path, cores: int | None, profile: Path | None
-) -> tuple[list[plan.Job], dict[int, float | None], set[str]]:
-    """The jobs of the study of `configfile` (a dry run), the times recorded by their last
-    run where it had this config's settings, and the names of the jobs it had not."""
-    jobs = plan.parse_dry_run(plan.dry_run(configfile, cores, profile))
-    rerun = plan.parse_dry_run(plan.dry_run(configfile, cores, profile, force=False), empty=True)
-    other = {job.name for job in rerun if not plan.record_holds(job.reason)}
-    recorded = {
-        job.jobid: plan.read_seconds(Path(job.benchmark))
-        for job in jobs
-        if job.benchmark and job.name not in other
-    }
-    return jobs, recorded, other
-
-
 def _works(configfile: Path, jobs: list[plan.Job]) -> dict[int, Work | None]:
     """Each job's games and their kind in the study of `configfile`."""
     config = load_config(configfile)
@@ -288,24 +274,31 @@ def _plan(args: argparse.Namespace) -> int:
     cluster = args.cores is None
     overhead = args.overhead if args.overhead is not None else (60.0 if cluster else 0.0)
     profile = args.profile if cluster else None
-    jobs, recorded, other = _recorded_jobs(args.configfile, args.cores, profile)
+    jobs, records, other, from_docs = recorded_jobs(args.configfile, args.cores, profile)
     by_id = {job.jobid: job for job in jobs}
-    works, rates = None, None
-    if args.rates_from is not None:
-        works = _works(args.configfile, jobs)
-        theirs, their_records, _ = _recorded_jobs(args.rates_from, args.cores, profile)
-        their_works = _works(args.rates_from, theirs)
-        rates = plan.rates_from(theirs, their_records, their_works)
-        for jobid in plan.other_games(jobs, works, theirs, their_works):
-            recorded.pop(jobid, None)
-            other.add(by_id[jobid].name)
-    times = plan.job_times(jobs, recorded, works, rates)
     threads = {job.jobid: job.threads for job in jobs}
     local: set[str] = set()
     if cluster:
         per_rule = plan.profile_threads(args.profile)
         threads = {job.jobid: per_rule.get(job.rule, job.threads) for job in jobs}
         local = plan.local_rules(plan.workflow_source())
+    cores_of = {j: min(n, args.cores or n) for j, n in threads.items()}
+    recorded, dropped, kept = record_seconds(jobs, records, cores_of)
+    works, rates = None, None
+    if args.rates_from is not None:
+        works = _works(args.configfile, jobs)
+        theirs, their_records, _, _ = recorded_jobs(args.rates_from, args.cores, profile)
+        their_seconds, _, _ = record_seconds(
+            theirs, their_records, {job.jobid: job.threads for job in theirs}
+        )
+        their_works = _works(args.rates_from, theirs)
+        rates = plan.rates_from(theirs, their_seconds, their_works)
+        for jobid in plan.other_games(jobs, works, theirs, their_works):
+            recorded.pop(jobid, None)
+            other.add(by_id[jobid].name)
+    extrapolated = probed(args.configfile, jobs, recorded)
+    recorded |= {jobid: seconds for jobid, (seconds, _) in extrapolated.items()}
+    times = plan.job_times(jobs, recorded, works, rates)
     seconds = {
         job.jobid: times.seconds[job.jobid] + (0.0 if job.rule in local else overhead)
         for job in jobs
@@ -322,16 +315,25 @@ def _plan(args: argparse.Namespace) -> int:
         how = f"{overhead:g} s of Snakemake's own time added to each job" if overhead else ""
     print(f"PREDICTED, not measured: the study of {args.configfile} {where},")
     source = "from the job times its last run recorded (benchmarks/)"
+    if from_docs:
+        _, note = read_records(DOCS_RECORDS, args.configfile)
+        source += f",\nelse those of the run docs/ shows ({DOCS_RECORDS}: {note})"
     if args.rates_from is not None:
         source += f",\nelse from the seconds per game that a run of {args.rates_from} recorded"
     print(source + (f";\n{how}." if how else "."))
     recorded_count = len(jobs) - len(times.untimed)
     recorded_count -= sum(times.estimated.values()) + sum(times.scaled.values())
+    recorded_count -= len(extrapolated)
     rows = [
         ("predicted wall time", f"{plan.duration(schedule.wall)} ({schedule.wall:.0f} s)"),
         ("jobs", f"{len(jobs)}, {recorded_count} of them with a recorded time"),
     ]
-    stale = sum(job.name in other and job.benchmark is not None for job in jobs)
+    if from_docs:
+        rows.append(("from docs/", f"{len(from_docs)} job(s) timed by the run docs/ shows"))
+    stale = sum(
+        job.name in other and job.benchmark is not None and job.jobid not in from_docs
+        for job in jobs
+    )
     if stale:
         rows.append(
             ("not this config's", f"{stale} job(s) whose results are missing or of other settings")
@@ -344,6 +346,40 @@ def _plan(args: argparse.Namespace) -> int:
         named = ", ".join(f"{rule} {n}" for rule, n in sorted(times.scaled.items()))
         count = sum(times.scaled.values())
         rows.append(("from rates", f"{count} job(s), from {args.rates_from}'s run: {named}"))
+    if extrapolated:
+        rows.append(
+            ("extrapolated", f"{len(extrapolated)} job(s), from a probe of their row's first moves")
+        )
+    if dropped:
+        rows.append(
+            (
+                "compiling",
+                f"{len(dropped)} record(s) include compiling the kernels into an empty cache "
+                "(minutes): their row's or rule's mean instead",
+            )
+        )
+    if kept:
+        named = ", ".join(sorted({by_id[j].rule for j in kept}))
+        rows.append(
+            (
+                "compiling, kept",
+                f"{len(kept)} record(s) include compiling the kernels (no other of rule "
+                f"{named}): an overestimate by minutes",
+            )
+        )
+    timed = [j for j, r in records.items() if r.timed_games and r.at_once]
+    if timed:
+        at_once = sorted(
+            {min(plan.games_at_once(cores_of[j]), records[j].timed_games) for j in timed}
+        )
+        recorded_at = sorted({records[j].at_once for j in timed})
+        rows.append(
+            (
+                "timed shards",
+                f"{len(timed)} job(s): {'/'.join(map(str, at_once))} games at once, each on a "
+                f"core of its own (recorded: {'/'.join(map(str, recorded_at))} at once)",
+            )
+        )
     if times.untimed:
         rules = sorted({by_id[j].rule for j in times.untimed})
         rows.append(("untimed (0 s)", f"{len(times.untimed)} job(s) of rule {', '.join(rules)}"))
@@ -374,15 +410,21 @@ def _plan(args: argparse.Namespace) -> int:
         added = seconds[j] - times.seconds[j]
         own = f"{times.seconds[j]:9.1f}" + (f" + {added:g}" if added else "")
         print(f"  {schedule.start[j]:9.1f}  {own:<{14 if overhead else 9}}  {by_id[j].name}")
+    for line in sorted({line for _, line in extrapolated.values()}):
+        print(f"note: {line}: an extrapolation, not a measurement")
     if cluster:
-        for job in jobs:
-            limit = job.resources.get("runtime", "")
-            if limit.isdigit() and seconds[job.jobid] > 60 * int(limit) and job.rule not in local:
-                print(
-                    f"warning: {job.name} is predicted to take {plan.duration(seconds[job.jobid])}"
-                    f", over its runtime limit of {limit} min: SLURM would end it",
-                    file=sys.stderr,
-                )
+        over = plan.over_runtime(jobs, seconds, local)
+        for line in over[:10]:
+            print(f"refused: {line}", file=sys.stderr)
+        if over:
+            more = f" ({len(over) - 10} more above)" if len(over) > 10 else ""
+            print(
+                f"refused: {len(over)} job(s) predicted beyond their runtime resource{more}: "
+                "SLURM would end them. Raise the rows' `runtime` (or benchmark `shards`: "
+                "shorter jobs) in the config, or the rule's runtime in the profile",
+                file=sys.stderr,
+            )
+            return 2
     return 0
 
 
@@ -988,12 +1030,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Lists the study's jobs by a Snakemake dry run of the config (nothing is "
         "run), takes each job's time from the benchmark file its last run wrote "
         "(benchmarks/...tsv) if that run had this config's settings for it (a second, plain "
-        "dry run tells), gives a job without a record its row's mean (the same rule and "
-        "wildcards but seed and shard) or its rule's, refuses a rule without any, and "
+        "dry run tells), else the record of the run docs/ shows (docs/jobs.tsv, for the config "
+        "file it was recorded with: a fresh clone), leaves out a record that includes compiling "
+        "the kernels where another can stand in, rescales a timed shard to the games it plays "
+        "at once on the cores planned, gives a job without a record its row's mean (the same "
+        "rule and wildcards but seed and shard) or its rule's, refuses a rule without any, and "
         "list-schedules them, longest remaining path first, each job on its "
         "threads, never more than --cores at once (a job asking for more is capped, its time "
         "kept). Prints the predicted wall time, the jobs, the total core-seconds and the "
-        "critical path. Job times are taken as recorded, on the threads that run gave them. "
+        "critical path; with --cluster it refuses a job predicted beyond its runtime "
+        "resource, naming it. Job times are taken as recorded, on the threads that run gave them. "
         "Run it in the study's folder; for a config never run, give --rates-from the config "
         "of a study that ran there, or run a sample of its jobs first (a seed of each run, a "
         "shard of each benchmark row).",

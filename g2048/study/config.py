@@ -676,8 +676,9 @@ def _check_semantics(config: dict) -> None:
             _fail(f"{key}.weights", "the ntuple evaluator plays a trained network: tuned:td")
         elif weights is not None:
             _check_weights(f"{key}.weights", entry["evaluator"], weights)
-        if entry["games"] < config["benchmark"]["shards"]:
-            _fail(f"{key}.games", "fewer games than benchmark.shards")
+        if entry["games"] < entry_shards(config, entry["name"]):
+            shards = "shards" if "shards" in entry else "benchmark.shards"
+            _fail(f"{key}.games", f"fewer games than {shards}")
 
 
 def agent_config(spec: dict) -> AgentConfig:
@@ -759,6 +760,19 @@ def entry(config: dict, name: str) -> dict:
         if e["name"] == name:
             return e
     raise KeyError(name)
+
+
+def entry_shards(config: dict, name: str) -> int:
+    """The jobs of the benchmark entry called `name`: its own `shards`, else benchmark.shards."""
+    return entry(config, name).get("shards", config["benchmark"]["shards"])
+
+
+SHARD_RUNTIME = 240  # minutes a benchmark shard may run on a cluster, unless its entry says
+
+
+def entry_runtime(config: dict, name: str) -> int:
+    """The runtime resource (minutes) of the benchmark entry `name`'s jobs."""
+    return entry(config, name).get("runtime", SHARD_RUNTIME)
 
 
 def switching_pairs(config: dict) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from g2048.engine.rng import game_seeds
 from g2048.evaluators.ntuple import Network
-from g2048.play import play_games
+from g2048.play import pinned_cores, play_games
 from g2048.study.config import agent_config, shard_range
 from g2048.study.methods import WeightMethod, get_method
 from g2048.study.methods.base import RunSeed, SelectionRule, incumbents
@@ -24,7 +24,7 @@ from g2048.study.naming import (
     selected_weights,
 )
 from g2048.study.objectives import game_values
-from g2048.study.records.logs import Log, game_progress
+from g2048.study.records.logs import Log, game_progress, timed_line
 from g2048.study.results import (
     ResultFileError,
     read_games,
@@ -182,20 +182,26 @@ def play_weight_set(
     log: Log,
     label: str,
     max_moves: int = 0,
+    cores: int | None = None,
 ) -> pd.DataFrame:
     """Per-game records of one weight set: None (the evaluator's defaults), one vector, or the
     switching agent's three rows; on `threads` threads, but an agent under a time budget plays
-    its games one at a time (a move's clock runs on while its thread waits for a core, so that
-    a second game on the cores would lengthen its moves past the budget)."""
+    each game on a core of its own (a move's clock runs on while its thread waits for a core):
+    as many at once as the job's `cores` (default `threads`) less one left to the workflow's
+    own process (`play.pinned_cores`: 2 cores play one game at a time, 16 play 15)."""
     agent = agent_config(agent_spec)
+    pinned = pinned_cores(cores or threads) if agent.timed else []
+    if pinned:
+        log(timed_line(label, len(seeds), len(pinned), pinned))
     return play_games(
         agent,
         seeds,
         evaluator,
         weights,
-        threads=1 if agent.timed else threads,
+        threads=len(pinned) if agent.timed else threads,
         max_moves=max_moves,
         progress=game_progress(log, label),
+        cores=pinned,
     )
 
 

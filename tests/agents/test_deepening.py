@@ -1,6 +1,8 @@
 """Search depth per move: nneonneo's adaptive depth, and iterative deepening under node and time
 budgets (g2048.agents.deepening), and Monte Carlo under a budget (g2048.agents.montecarlo)."""
 
+import contextlib
+import os
 import time
 
 import numpy as np
@@ -24,7 +26,7 @@ from g2048.agents.rollout import rollout_gain, rollout_state
 from g2048.engine.bitboard import distinct_ranks, shift_scored
 from g2048.engine.board import encode
 from g2048.engine.rng import game_seeds
-from g2048.play import play_games
+from g2048.play import pinned_cores, play_games
 
 EV = evaluators.prepare("nneonneo")
 
@@ -117,6 +119,52 @@ def test_a_time_budget_plays_whole_games_and_records_its_depths() -> None:
     counts = [dict(p.split(":") for p in row.split()) for row in games["depths"]]
     assert [sum(map(int, c.values())) for c in counts] == games["moves"].tolist()
     assert all(set(c) <= {"1", "3", "5", "7", "9"} for c in counts)
+
+
+@pytest.mark.skipif(
+    len(os.sched_getaffinity(0)) < 2, reason="two pinned games need two CPUs (os.cpu_count() < 2)"
+)
+def test_two_pinned_timed_games_spend_their_budget_per_move() -> None:
+    """The issue-51 check: two timed games at once, each pinned to a CPU of its own, take
+    their budget per move within 10% (a move's clock runs on while its thread waits for a
+    core, and pinned games never wait for each other). A timed phase runs with nothing else
+    beside it; here other processes (a test run's, a shared machine's) may share the CPUs,
+    so the games run under the real-time policy SCHED_FIFO where this process may set it
+    (root), which only other real-time tasks preempt; without it they need idle CPUs."""
+    budget_ms = 2.0
+    cores = sorted(os.sched_getaffinity(0))[-2:]
+    agent = AgentConfig("expectimax", depth=27, cutoff=1e-4, budget_ms=budget_ms)
+    seeds = game_seeds(8, "pinned", 2)
+    policy, param = os.sched_getscheduler(0), os.sched_getparam(0)
+    with contextlib.suppress(PermissionError):  # the pool's threads inherit the policy
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    try:
+        games = play_games(agent, seeds, threads=2, max_moves=200, cores=cores)
+    finally:
+        os.sched_setscheduler(0, policy, param)
+    per_move_ms = 1000 * games["seconds"] / games["moves"]
+    assert (games["moves"] == 200).all()
+    assert ((per_move_ms - budget_ms).abs() <= 0.1 * budget_ms).all(), per_move_ms.tolist()
+
+
+def test_pinned_games_keep_their_rows_whatever_the_cores() -> None:
+    """Games pinned to cores (one worker thread a core) are the same rows, in the seeds'
+    order, as games on one thread."""
+    agent = AgentConfig("expectimax", depth=3, cutoff=1e-3)
+    seeds = game_seeds(5, "pinned", 4)
+    one = play_games(agent, seeds, threads=1, max_moves=60).drop(columns="seconds")
+    cores = sorted(os.sched_getaffinity(0))
+    pinned = play_games(agent, seeds, max_moves=60, cores=cores + cores[:1])
+    pd.testing.assert_frame_equal(one, pinned.drop(columns="seconds"))
+
+
+def test_pinned_cores_leave_one_to_the_workflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2 cores play one timed game at a time, 16 play 15, on the process's own CPUs."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(32, 48)))
+    assert pinned_cores(16) == list(range(33, 48))
+    assert pinned_cores(64) == list(range(33, 48))
+    assert pinned_cores(2) == [47]
+    assert pinned_cores(1) == [47]
 
 
 @pytest.mark.parametrize("mc", [NO_ROLLOUTS, (3, 0, 50, np.uint64(9))], ids=["search", "hybrid"])

@@ -120,3 +120,22 @@ def test_a_progress_job_plays_each_point_and_the_untuned_weights(smoke: dict) ->
     """cem's 2 steps are both measured (3 points asked), then the untuned weights: 3 x 4 games."""
     assert job_work(smoke, "progress", {"run": "cem", "seed": "1"}).units == (2 + 1) * 4
     assert job_work(smoke, "progress", {"run": "nsga2", "seed": "1"}).units == (3 + 1) * 4
+
+
+def test_a_row_of_its_own_shards_splits_its_games_over_them(smoke: dict) -> None:
+    """An entry's `shards` (one game a job), its `runtime` and `probe_moves` change no game's
+    cost: the same kind as the row without them."""
+    from g2048.study.config import entry_runtime, entry_shards
+
+    def own(config: dict) -> None:
+        entry = config["benchmark"]["entries"][0]
+        entry.update(games=10, shards=10, runtime=360, probe_moves=30)
+
+    config = _changed(smoke, own)
+    assert entry_shards(config, "random") == 10 and entry_shards(smoke, "random") == 2
+    assert entry_runtime(config, "random") == 360 and entry_runtime(smoke, "random") == 240
+    works = [job_work(config, "benchmark_shard", {"entry": "random", "shard": s}) for s in "09"]
+    assert [w.units for w in works] == [1, 1]
+    assert (
+        works[0].kind == job_work(smoke, "benchmark_shard", {"entry": "random", "shard": "0"}).kind
+    )

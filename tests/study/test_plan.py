@@ -1,6 +1,7 @@
 """The study planner (`python -m g2048 plan`): Snakemake's dry run read into jobs, their times
 from benchmark files, and the list schedule, on small hand-checkable DAGs."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from g2048.cli.main import main
+from g2048.study.jobrecords import DOCS_RECORDS, collect, write_records
 from g2048.study.records import plan
 from g2048.study.records.job_cost import Work
 from g2048.study.records.plan import (
@@ -310,16 +312,52 @@ def test_a_record_of_other_games_is_not_this_configs() -> None:
     assert plan.other_games(ours, works, theirs, their_works) == {2, 3, 4}
 
 
-def test_rows_without_a_rate_are_refused_by_name() -> None:
-    rates = rates_from([Job(1, "shard", "entry=a", benchmark="t")], {1: 2.0}, {1: Work("A", 1)})
+def _kind(threads: int, agent: str, depth: int = 0) -> str:
+    agent_spec = {"name": agent, **({"depth": depth} if depth else {})}
+    return "shard " + json.dumps({"threads": threads, "agent": agent_spec}, sort_keys=True)
+
+
+def test_rows_without_a_rate_are_refused_by_name_with_the_settings_that_differ() -> None:
+    """30 rows recorded there on 1 thread, planned here on 2, and one of an agent never
+    recorded there: the first line names the difference, and the refusal is a few lines."""
+    theirs = [Job(i, "shard", f"entry=e{i}", benchmark="t") for i in range(30)]
+    their_works = {i: Work(_kind(1, "greedy", i), 1) for i in range(30)}
+    rates = rates_from(theirs, dict.fromkeys(range(30), 2.0), their_works)
+    ours = [Job(60 + k, "shard", f"entry=mc, shard={k}", benchmark="o") for k in (0, 1)]
+    ours += [
+        Job(2 * i + k, "shard", f"entry=e{i}, shard={k}", benchmark="o")
+        for i in range(30)
+        for k in (0, 1)
+    ]
+    works = {2 * i + k: Work(_kind(2, "greedy", i), 5) for i in range(30) for k in (0, 1)}
+    works |= {60: Work(_kind(1, "montecarlo"), 5), 61: Work(_kind(1, "montecarlo"), 5)}
+    with pytest.raises(PlanError) as refused:
+        job_times(ours, {}, works, rates)
+    lines = str(refused.value).splitlines()
+    assert lines[0] == (
+        "no recorded job here or in the other config's run plays the settings of 31 row(s) "
+        "(62 jobs): threads 2 against 1 (30 rows); agent.name montecarlo against greedy (1 rows)"
+    )
+    assert lines[1] == "  shard entry=e0 (2 jobs): threads 2 against 1"
+    assert lines[-2:] == [
+        "  and 26 more rows",
+        "Run one job of each first (a shard, a seed) with this config, or take the rates from "
+        "a run of the same settings",
+    ]
+    assert len(lines) == 8
+    assert plan.kind_difference(_kind(1, "greedy"), [_kind(1, "greedy"), "tune {}"]) == ""
+    assert (
+        plan.kind_difference("tune {}", [_kind(1, "greedy")])
+        == "no job of rule tune recorded there"
+    )
+
+
+def test_rows_without_a_rate_keep_the_old_way_without_rates() -> None:
     ours = [
         Job(1, "shard", "entry=x, shard=0", benchmark="o1"),
         Job(2, "shard", "entry=x, shard=1", benchmark="o2"),
         Job(3, "shard", "entry=a, shard=0", benchmark="o3"),
     ]
-    works = {1: Work("X", 5), 2: Work("X", 5), 3: Work("A", 5)}
-    with pytest.raises(PlanError, match=r"settings of: shard entry=x \(2 jobs\)\. Run one job"):
-        job_times(ours, {}, works, rates)
     # without rates, the old way: the rule's mean of what is recorded here
     assert job_times(ours, {3: 8.0}).seconds == {1: 8.0, 2: 8.0, 3: 8.0}
 
@@ -414,12 +452,18 @@ def test_plan_on_a_cluster(study: Path, capsys: pytest.CaptureFixture) -> None:
         "       42.0        0.0       all",
     ]
     assert captured.err == ""
-    assert main(["plan", "--cluster", "--overhead", "20000"]) == 0
-    err = capsys.readouterr().err.splitlines()
-    assert err == [
-        f"warning: make name={n} is predicted to take 5 h 34 min, over its runtime limit of "
-        "240 min: SLURM would end it"
-        for n in "ab"
+    assert main(["plan", "--cluster", "--overhead", "20000"]) == 2
+    captured = capsys.readouterr()
+    assert "predicted wall time" in captured.out  # the prediction, then the refusal
+    assert captured.err.splitlines() == [
+        *(
+            f"refused: make name={n} is predicted to take 5 h 34 min, over its runtime "
+            "resource of 240 min"
+            for n in "ab"
+        ),
+        "refused: 2 job(s) predicted beyond their runtime resource: SLURM would end them. "
+        "Raise the rows' `runtime` (or benchmark `shards`: shorter jobs) in the config, or the "
+        "rule's runtime in the profile",
     ]
 
 
@@ -528,3 +572,74 @@ def test_a_bad_profile_is_refused_in_one_line_naming_it(
     assert plan.profile_threads(tmp_path) == {}
     (tmp_path / "config.yaml").write_bytes(b"set-threads: [tune=2, train=1]\n")
     assert plan.profile_threads(tmp_path) == {"tune": 2, "train": 1}
+
+
+def test_a_timed_shard_on_more_cores_plays_more_games_at_once() -> None:
+    """15 games one at a time in 155 s (5 s of start): 10 s a game. On 16 cores, 15 at once:
+    one round; on 8 cores, 7 at once: three rounds."""
+    assert plan.games_at_once(2) == 1 and plan.games_at_once(16) == 15
+    assert plan.timed_seconds(155.0, 5.0, 15, 1, 15) == pytest.approx(15.0)
+    assert plan.timed_seconds(155.0, 5.0, 15, 1, 7) == pytest.approx(35.0)
+    assert plan.timed_seconds(15.0, 5.0, 15, 15, 1) == pytest.approx(155.0)
+
+
+def test_records_of_jobs_that_compiled_are_left_out_where_others_stand_in() -> None:
+    jobs = [
+        Job(1, "tune", "run=a, seed=1", benchmark="b"),
+        Job(2, "tune", "run=a, seed=2", benchmark="b"),
+        Job(3, "table", benchmark="b"),
+    ]
+    recorded, dropped, kept = plan.discount_compiling(jobs, {1: 300.0, 2: 20.0, 3: 250.0}, {1, 3})
+    assert recorded == {1: None, 2: 20.0, 3: 250.0}
+    assert (dropped, kept) == ([1], [3])
+    assert job_times(jobs, recorded).seconds == {1: 20.0, 2: 20.0, 3: 250.0}
+
+
+def test_plan_on_a_fresh_clone_takes_the_records_of_the_run_docs_shows(
+    study: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """No benchmarks/ (a fresh clone): docs/jobs.tsv, written by `make docs` from a run of
+    this config file, times the jobs; a record that compiled the kernels is left out for its
+    row's mean; docs/jobs.tsv of another config file is not used."""
+    (study / "logs" / "make").mkdir(parents=True)  # the workflow's logs/<where>.log
+    (study / "logs" / "make" / "b.log").write_text(
+        "12:00:00 compiling kernels into an empty cache (x)\n"
+    )
+    _record(study, "benchmarks/make/b.tsv", 300.0)
+    records = collect(study)
+    assert records["benchmarks/make/b.tsv"].compiling
+    assert not records["benchmarks/make/a.tsv"].compiling
+    write_records(study / DOCS_RECORDS, Path("config/config.yaml"), records, "run at abc1234")
+    shutil.rmtree(study / "benchmarks")
+    assert main(["plan", "--cores", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "else those of the run docs/ shows (docs/jobs.tsv: run at abc1234)" in out
+    assert "from docs/           3 job(s) timed by the run docs/ shows" in out
+    assert (
+        "compiling            1 record(s) include compiling the kernels into an empty cache" in out
+    )
+    assert "predicted wall time  22.0 s (22 s)" in out  # make b: make a's 10 s, as before
+    assert "not this config's" not in out
+    with (study / "config" / "config.yaml").open("a") as config:
+        config.write("# edited\n")
+    assert main(["plan", "--cores", "2"]) == 2
+    assert "no job of rules make (2 jobs), merge (1 jobs)" in capsys.readouterr().err
+
+
+def test_plan_rescales_a_timed_shard_to_the_games_it_plays_at_once(
+    study: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """make a's log: 4 timed games played 4 at once in 10 s (2 s of start: merge, the shortest
+    record). On 2 cores it holds 2 and plays one at a time: 2 + 4 x 8 s."""
+    (study / "logs").mkdir()
+    (study / "logs" / "a.log").write_text(
+        "12:00:00 x: 4 timed games, 4 at once, each on a CPU of its own [1, 2, 3, 4]\n"
+    )
+    assert main(["plan", "--cores", "2"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "timed shards         1 job(s): 1 games at once, each on a core of its own (recorded: 4"
+        in out
+    )
+    # a 34 s, b its row's mean 34 s, merge 2 s
+    assert "predicted wall time  1 min 10 s (70 s)" in out

@@ -360,7 +360,12 @@ def test_plan_times_a_config_never_run_from_the_smoke_runs_rates(
     config["benchmark"]["entries"].append({**deeper, "games": 2})
     run = _plan_from_smoke_rates(smoke, config, tmp_path / "deeper.yaml")
     assert run.returncode == 2
-    assert "plays the settings of: benchmark_shard entry=deeper (2 jobs)" in run.stderr
+    first, *rest = run.stderr.splitlines()  # the setting that differs, in the first line
+    assert first.endswith(
+        "plays the settings of 1 row(s) (2 jobs): agent.depth 4 against 3 (1 rows)"
+    )
+    assert "  benchmark_shard entry=deeper (2 jobs): agent.depth 4 against 3" in rest
+    assert len(rest) == 2
 
 
 def test_one_core_after_a_kill_gives_identical_results(smoke: Path, tmp_path: Path) -> None:

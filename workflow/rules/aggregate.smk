@@ -13,10 +13,8 @@ rule provenance:
             w=TRANSFER_SETS,
             d=TRANSFER_DEPTHS,
         ),
-        benchmark=expand(
-            "results/provenance/benchmark/{entry}/shard{shard}.json",
-            entry=ENTRIES,
-            shard=SHARDS,
+        benchmark=entry_shard_files(
+            "results/provenance/benchmark/{entry}/shard{shard}.json"
         ),
     output:
         summary="results/provenance/summary.json",

@@ -13,12 +13,12 @@ rule benchmark_shard:
     threads: shard_threads
     resources:
         mem_mb=2000,
-        runtime=240,
+        runtime=shard_runtime,
     params:
         entry=lambda wildcards: study.entry(config, wildcards.entry),
         threads=config["threads"],
         record=entry_record,
-        shards=config["benchmark"]["shards"],
+        shards=lambda wildcards: study.entry_shards(config, wildcards.entry),
         study_seed=config["study_seed"],
         engine=ENGINE,
     script:
@@ -27,7 +27,11 @@ rule benchmark_shard:
 
 rule benchmark_entry:
     input:
-        shards=expand("results/benchmark/{{entry}}/shard{shard}.csv", shard=SHARDS),
+        shards=lambda wildcards: expand(
+            "results/benchmark/{entry}/shard{shard}.csv",
+            entry=wildcards.entry,
+            shard=SHARDS[wildcards.entry],
+        ),
     output:
         games="results/benchmark/{entry}.csv",
     log:
@@ -42,7 +46,7 @@ rule benchmark_entry:
         runtime=5,
     params:
         games=lambda wildcards: study.entry(config, wildcards.entry)["games"],
-        shards=config["benchmark"]["shards"],
+        shards=lambda wildcards: study.entry_shards(config, wildcards.entry),
         study_seed=config["study_seed"],
         engine=ENGINE,
     script:

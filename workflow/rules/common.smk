@@ -79,7 +79,7 @@ TEST_SETS = study.tuned_game_sets(config)
 TRANSFER_SETS = study.transfer_sets(config)
 TRANSFER_DEPTHS = config["validate"]["transfer_depths"]
 ENTRIES = [e["name"] for e in config["benchmark"]["entries"]]
-SHARDS = range(config["benchmark"]["shards"])
+SHARDS = {e: range(study.entry_shards(config, e)) for e in ENTRIES}  # per entry
 
 
 wildcard_constraints:
@@ -164,11 +164,22 @@ def entry_weights(wildcards):
 
 def shard_threads(wildcards):
     """The threads of a benchmark shard: the config's; a shard that plays under a time budget
-    claims every core of a local run, so that nothing runs beside its timed games (it plays
-    them one at a time: stages.play_weight_set). The SLURM profile sets its own
-    (`set-threads`)."""
+    claims every core of a local run, so that nothing runs beside its timed games, and plays
+    them each on a core of its own, as many at once as cores less one left to the workflow's
+    own process (stages.play_weight_set: 2 cores play one at a time, 16 cores 15). The SLURM
+    profile sets its own (`set-threads`)."""
     agent = study.agent_config(study.entry(config, wildcards.entry)["agent"])
     return max(workflow.cores, config["threads"]) if agent.timed else config["threads"]
+
+
+def entry_shard_files(pattern):
+    """`pattern` filled in for every shard of every benchmark entry (each its own shards)."""
+    return [pattern.format(entry=e, shard=k) for e in ENTRIES for k in SHARDS[e]]
+
+
+def shard_runtime(wildcards):
+    """The runtime resource (minutes) of a benchmark shard: its entry's, else 240."""
+    return study.entry_runtime(config, wildcards.entry)
 
 
 def entry_record(wildcards):
@@ -201,9 +212,7 @@ def final_outputs():
     raw += expand(
         "results/transfer/{w}/depth{d}.csv", w=TRANSFER_SETS, d=TRANSFER_DEPTHS
     )
-    raw += expand(
-        "results/benchmark/{entry}/shard{shard}.csv", entry=ENTRIES, shard=SHARDS
-    )
+    raw += entry_shard_files("results/benchmark/{entry}/shard{shard}.csv")
     raw += expand("results/benchmark/{entry}.csv", entry=ENTRIES)
     made = outputs.study_outputs(bool(TRANSFER_SETS))
     return raw + [path for output in made for path in output.files().values()]

@@ -29,5 +29,6 @@ games = play_weight_set(
     entry["evaluator"], weights, entry["agent"], seeds, min(sm.threads, sm.params.threads), log,
     entry["name"],
     max_moves=entry["max_moves"],
+    cores=sm.threads,  # a timed row's games: one a core, on the cores the job holds
 )  # fmt: skip
 write_csv(sm.output.games, games.assign(game=games.game + start))

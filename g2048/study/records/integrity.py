@@ -49,7 +49,7 @@ from pathlib import Path
 
 from g2048 import file_sha256
 from g2048.study.naming import TIMING_COLUMNS
-from g2048.study.records.logs import Log, ReportedError, script_log
+from g2048.study.records.logs import Log, ReportedError, announce_compiling, script_log
 from g2048.study.results import (
     NODE_COLUMNS,
     PARALLEL_COLUMN,
@@ -79,10 +79,12 @@ def record_outputs(record: str | Path, rule: str, outputs: list[str]) -> None:
 
 
 def job_log(sm: object) -> Log:
-    """The log of the Snakemake job `sm` (script_log), with its hash record kept: the job's
-    record is deleted now and written, from the job's outputs, when the script ends without
-    an error (a Ctrl-C ends it without one: script_log exits at once)."""
+    """The log of the Snakemake job `sm` (script_log), saying if the job compiles the kernels
+    (`announce_compiling`), with its hash record kept: the job's record is deleted now and
+    written, from the job's outputs, when the script ends without an error (a Ctrl-C ends it
+    without one: script_log exits at once)."""
     log = script_log(sm.log[0])
+    announce_compiling(log)
     record = record_path(sm.log[0])
     record.unlink(missing_ok=True)
     failed = False

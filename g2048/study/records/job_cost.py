@@ -21,7 +21,7 @@ from g2048.study import config as study
 from g2048.study.methods.base import SelectionRule
 
 # an entry's keys that do not change what one of its games costs
-_LABELS = ("name", "games", "source", "note")
+_LABELS = ("name", "games", "source", "note", "shards", "runtime", "probe_moves")
 # a training run's keys that do not change what one of its games costs
 _BUDGET = ("name", "games", "checkpoint_every")
 
@@ -72,7 +72,7 @@ def job_work(config: dict, rule: str, wildcards: Mapping[str, str]) -> Work | No
     threads = config["threads"]
     if rule == "benchmark_shard":
         entry = study.entry(config, wildcards["entry"])
-        shards = config["benchmark"]["shards"]
+        shards = study.entry_shards(config, wildcards["entry"])
         _, games = study.shard_range(entry["games"], shards, int(wildcards["shard"]))
         settings = {k: v for k, v in entry.items() if k not in _LABELS}
         return Work(_kind(rule, threads=threads, **settings), games)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
 import signal
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from g2048.study.signals import stop_quietly, stopped_status
 
@@ -66,3 +69,46 @@ def script_log(path: str) -> Log:
         stream.write(f"{time.strftime('%H:%M:%S')} {line}\n")
 
     return log
+
+
+def timed_line(label: str, games: int, at_once: int, cpus: list[int]) -> str:
+    """What a job's log says of its timed games (read back by `plan`, `TIMED`): how many, and
+    how many at once, each pinned to a CPU of its own."""
+    return f"{label}: {games} timed games, {at_once} at once, each on a CPU of its own {cpus}"
+
+
+# `timed_line`'s numbers, as `plan` reads them back
+TIMED = re.compile(r": (\d+) timed games, (\d+) at once, each on a CPU of its own")
+
+# What a job's log says when it compiles the package's kernels into an empty cache (read back
+# by `plan`, whose records of such jobs include minutes of compilation).
+COMPILING = "compiling kernels"
+
+
+def kernel_cache() -> Path:
+    """The folder of the package's compiled kernels (set by `import g2048`, per source digest)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def announce_compiling(log: Log, console: object = None) -> bool:
+    """If the cache of compiled kernels is empty, say in the job's log that this job compiles
+    them (`COMPILING`), and, once for all the jobs that find it so (the first to create the
+    cache's marker), on the console (`console`, default the process's own stderr, which the
+    workflow shows): a few minutes, once per version of the code. True if it is empty."""
+    cache = kernel_cache()
+    if cache.is_dir() and any(cache.rglob("*.nbi")):
+        return False
+    log(f"{COMPILING} into an empty cache ({cache}): a few minutes, once per version of the code")
+    cache.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(cache / "compiling.announced", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return True
+    stream = console if console is not None else sys.__stderr__
+    print(
+        f"g2048: {COMPILING} into an empty cache ({cache}): the first jobs take a few minutes "
+        "more, once per version of the code (`make warm` compiles them ahead of a run)",
+        file=stream,
+        flush=True,
+    )
+    return True

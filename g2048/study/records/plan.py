@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import csv
 import heapq
+import json
 import re
 import subprocess
 import sys
@@ -71,6 +72,7 @@ class Job:
     benchmark: str | None = None
     resources: Mapping[str, str] = field(default_factory=dict)
     reason: str = ""  # why Snakemake would run it
+    log: str | None = None
 
     @property
     def name(self) -> str:
@@ -116,6 +118,7 @@ def parse_dry_run(text: str, empty: bool = False) -> list[Job]:
                 benchmark=keys.get("benchmark") or None,
                 resources=resources,
                 reason=keys.get("reason", ""),
+                log=(_files(keys.get("log", "")) or (None,))[0],
             )
         )
 
@@ -268,6 +271,44 @@ def other_games(
     }
 
 
+def games_at_once(threads: int) -> int:
+    """How many timed games a job of `threads` cores plays at once (`play.pinned_cores`): one
+    on each core but one, left to the workflow's own process; at least one."""
+    return max(1, threads - 1)
+
+
+def timed_seconds(
+    seconds: float, start: float, games: int, at_once: int, planned_at_once: int
+) -> float:
+    """A timed shard's time when it plays `planned_at_once` of its `games` at once, from a
+    record of `seconds` playing `at_once` at once: its start, then its rounds of games (a
+    round: as long as a game), as many as it now plays."""
+    recorded, planned = -(-games // max(1, at_once)), -(-games // max(1, planned_at_once))
+    return start + max(seconds - start, 0.0) * planned / recorded
+
+
+def discount_compiling(
+    jobs: Sequence[Job], recorded: Mapping[int, float | None], compiling: set[int]
+) -> tuple[dict[int, float | None], list[int], list[int]]:
+    """Records (`recorded`) without those of the jobs that compiled the kernels into an empty
+    cache (`compiling`: minutes that a run with a warm cache does not spend), where their row
+    or rule has another record to give them (`job_times`); the records, the jobs whose record
+    was dropped, and those whose record was kept (none other of their rule: an overestimate)."""
+    clean = [
+        job for job in jobs if recorded.get(job.jobid) is not None and job.jobid not in compiling
+    ]
+    rows, rules = {job.row for job in clean}, {job.rule for job in clean}
+    out, dropped, kept = dict(recorded), [], []
+    for job in jobs:
+        if job.jobid in compiling and recorded.get(job.jobid) is not None:
+            if job.row in rows or job.rule in rules:
+                out[job.jobid] = None
+                dropped.append(job.jobid)
+            else:
+                kept.append(job.jobid)
+    return out, dropped, kept
+
+
 @dataclass(frozen=True)
 class JobTimes:
     """Every job's time in seconds, with what was not recorded: `estimated` maps a rule to how
@@ -304,7 +345,7 @@ def job_times(
     estimated: dict[str, int] = {}
     scaled: dict[str, int] = {}
     untimed: list[int] = []
-    no_rate: dict[str, int] = {}
+    no_rate: dict[str, tuple[int, str]] = {}
     unknown: dict[str, int] = {}
     for job in jobs:
         work = None if works is None else works.get(job.jobid)
@@ -321,7 +362,7 @@ def job_times(
                 seconds[job.jobid] = rates.seconds(work)
                 _count(scaled, job.rule)
             else:
-                _count(no_rate, job.row)
+                no_rate[job.row] = (no_rate.get(job.row, (0, ""))[0] + 1, work.kind)
         elif job.rule in by_rule:
             seconds[job.jobid] = _mean(by_rule[job.rule])
             _count(estimated, job.rule)
@@ -331,11 +372,7 @@ def job_times(
         else:
             _count(unknown, job.rule)
     if no_rate:
-        named = "; ".join(f"{row} ({n} jobs)" for row, n in sorted(no_rate.items()))
-        raise PlanError(
-            f"no recorded job here or in the other config's run plays the settings of: {named}."
-            " Run one job of each first (a shard, a seed), with this config"
-        )
+        raise PlanError(_unrated(no_rate, list(rates.per_unit) if rates else []))
     if unknown:
         named = ", ".join(f"{rule} ({n} jobs)" for rule, n in sorted(unknown.items()))
         rules = "rule" if len(unknown) == 1 else "rules"
@@ -344,6 +381,76 @@ def job_times(
             "of this config): run the study, or those jobs, once first"
         )
     return JobTimes(seconds, estimated, untimed, scaled)
+
+
+def _flat(settings: object, prefix: str = "") -> dict[str, object]:
+    if isinstance(settings, dict):
+        out: dict[str, object] = {}
+        for key, value in settings.items():
+            out |= _flat(value, f"{prefix}{key}.")
+        return out
+    return {prefix[:-1]: settings}
+
+
+def _settings(kind: str) -> tuple[str, dict[str, object]]:
+    rule, _, text = kind.partition(" ")
+    try:
+        return rule, _flat(json.loads(text))
+    except ValueError:
+        return rule, {"settings": text}
+
+
+def _shown(value: object) -> str:
+    return "unset" if value is None else json.dumps(value, separators=(",", ":")).strip('"')
+
+
+def kind_difference(kind: str, rated: Sequence[str]) -> str:
+    """How the settings of a kind of work (`study.work.Work.kind`) differ from the nearest
+    kind of the same rule among `rated` (the fewest settings apart), e.g. "threads 2 against
+    1" (ours against theirs; at most three settings named, then how many more)."""
+    rule, ours = _settings(kind)
+    best: list[str] | None = None
+    for other in rated:
+        their_rule, theirs = _settings(other)
+        if their_rule != rule:
+            continue
+        keys = sorted(set(ours) | set(theirs))
+        diff = [
+            f"{key} {_shown(ours.get(key))} against {_shown(theirs.get(key))}"
+            for key in keys
+            if ours.get(key) != theirs.get(key)
+        ]
+        if best is None or len(diff) < len(best):
+            best = diff
+    if best is None:
+        return f"no job of rule {rule} recorded there"
+    more = f", and {len(best) - 3} more settings" if len(best) > 3 else ""
+    return ", ".join(best[:3]) + more
+
+
+def _unrated(no_rate: Mapping[str, tuple[int, str]], rated: Sequence[str], shown: int = 5) -> str:
+    """The refusal of rows that no recorded job's rate times: a first line naming how many
+    and the settings that differ most often, then a few rows, each with its difference."""
+    diffs = {row: kind_difference(kind, rated) for row, (_, kind) in no_rate.items()}
+    common: dict[str, int] = {}
+    for diff in diffs.values():
+        common[diff] = common.get(diff, 0) + 1
+    ranked = sorted(common.items(), key=lambda item: (-item[1], item[0]))
+    summary = "; ".join(f"{diff} ({n} rows)" for diff, n in ranked[:2])
+    jobs = sum(n for n, _ in no_rate.values())
+    lines = [
+        f"no recorded job here or in the other config's run plays the settings of {len(no_rate)}"
+        f" row(s) ({jobs} jobs): {summary}"
+    ]
+    rows = sorted(no_rate, key=lambda row: (-common[diffs[row]], row))
+    lines += [f"  {row} ({no_rate[row][0]} jobs): {diffs[row]}" for row in rows[:shown]]
+    if len(rows) > shown:
+        lines.append(f"  and {len(rows) - shown} more rows")
+    lines.append(
+        "Run one job of each first (a shard, a seed) with this config, or take the rates "
+        "from a run of the same settings"
+    )
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -464,6 +571,20 @@ def schedule(
         core_seconds=sum(seconds[job] * width[job] for job in seconds),
         capped=capped,
     )
+
+
+def over_runtime(jobs: Sequence[Job], seconds: Mapping[int, float], local: set[str]) -> list[str]:
+    """The jobs (but the local rules') whose predicted `seconds` exceed their runtime resource
+    (minutes), each named with both: what a cluster would end."""
+    out = []
+    for job in jobs:
+        limit = job.resources.get("runtime", "")
+        if limit.isdigit() and seconds[job.jobid] > 60 * int(limit) and job.rule not in local:
+            out.append(
+                f"{job.name} is predicted to take {duration(seconds[job.jobid])}, over its "
+                f"runtime resource of {limit} min"
+            )
+    return out
 
 
 def dry_run(
