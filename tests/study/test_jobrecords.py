@@ -1,12 +1,13 @@
 """Job records kept with docs/ (g2048.study.jobrecords) and the word a job says when it
-compiles the kernels (g2048.study.logs.announce_compiling)."""
+compiles the kernels (g2048.study.records.logs.announce_compiling)."""
 
 import io
 from pathlib import Path
 
 import pytest
 
-from g2048.study import jobrecords, logs
+from g2048.study import jobrecords
+from g2048.study.records import logs
 from g2048.study.jobrecords import JobRecord, read_records, write_records
 
 
