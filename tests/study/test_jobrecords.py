@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from g2048.study import jobrecords
-from g2048.study.records import logs
 from g2048.study.jobrecords import JobRecord, read_records, write_records
+from g2048.study.records import logs
 
 
 def test_a_log_says_what_plan_reads_back(tmp_path: Path) -> None:
