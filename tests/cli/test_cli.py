@@ -900,7 +900,7 @@ def test_play_checks_a_seeds_selection_against_its_hash_record_and_its_seed(
 def test_bench_prints_every_figure_it_measures(monkeypatch, capsys) -> None:  # noqa: ANN001
     """The bench table's layout and its JSON keys, on stand-in figures (the measurements take
     minutes and are not asserted: speed is measured, not tested)."""
-    cli = importlib.import_module("g2048.cli.main")  # the module, not the `main` it exports
+    cli = importlib.import_module("g2048.cli.bench")  # the module of bench, not g2048.cli.main
     engine = EngineFigures(0.1, 2e7, 2, 3e7, 2e4, 1000.0)
     budgets = tuple(
         BudgetFigure(name, 10.0, 143, 0.12, 0.05, **{effort: 8.3})

@@ -158,7 +158,7 @@ class MoreTD(TDConfig):
 def test_a_new_td_setting_is_one_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
     """One field added to TDConfig reaches the train command's flags, the config's tune.td
     section (with its default) and the checks of both."""
-    monkeypatch.setattr(importlib.import_module("g2048.cli.main"), "TDConfig", MoreTD)
+    monkeypatch.setattr(importlib.import_module("g2048.cli.networks"), "TDConfig", MoreTD)
     args = build_parser().parse_args(["train", "--network", "lines4x2", "--games", "1000",
                                       "--out", "x.npz", "--decay", "0.5"])  # fmt: skip
     assert args.decay == 0.5
