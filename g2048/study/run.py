@@ -6,6 +6,7 @@ validate.games=10`), which Snakemake itself refuses. Only the standard library i
 before Snakemake starts (g2048.study.signals)."""
 
 import json
+import os
 import sys
 
 from g2048.study.signals import run_snakemake
@@ -41,4 +42,11 @@ def dotted_overrides(argv: list[str]) -> list[str]:
 
 
 if __name__ == "__main__":
-    sys.exit(run_snakemake(dotted_overrides(sys.argv[1:])))
+    status = run_snakemake(dotted_overrides(sys.argv[1:]))
+    if status:  # stopped by a signal: exit now, with its status. Python's own exit would turn
+        # it into death by SIGINT (status -2) when the KeyboardInterrupt that stopped the run
+        # crossed a frame CPython marks as unhandled (it keeps that mark once caught)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)

@@ -52,7 +52,7 @@ def table(where: Path, name: str) -> pd.DataFrame:
 def test_benchmark_table_has_every_entry_with_sane_values(smoke: Path) -> None:
     df = table(smoke, "benchmark")
     config_games = {"random": 8, "greedy": 8, "expectimax-d3": 4}
-    assert len(df) == 21
+    assert len(df) == 24
     for name, games in config_games.items():
         assert df.set_index("name").loc[name, "games"] == games
     assert df.loc[df.timed, "name"].tolist() == ["expectimax-1ms", "mc-1ms", "ntuple-1ms"]
@@ -227,7 +227,7 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
     # tune, progress, validate, test, transfer, benchmark shards
-    assert len(jobs) == len(records) - 1 == 10 + 8 + 13 + 9 + 7 * 2 + 21 * 2
+    assert len(jobs) == len(records) - 1 == 10 + 8 + 13 + 9 + 7 * 2 + 24 * 2
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     # numpy on its AVX2 paths in every job, whatever this CPU has (workflow/rules/common.smk)
     assert "X86_V4" not in summary["environments"][0]["environment"]["numpy_simd"]
