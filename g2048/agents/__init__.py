@@ -192,8 +192,8 @@ class AgentConfig:
         "search by the project's rules or as the source's own program does (dead boards valued "
         "by the evaluator, its chance arithmetic, its order of moves, its playouts drawn from "
         "java.util.Random; g2048.agents.sources), to judge a source's claim on its own play. "
-        "No cutoff, table, budget, parallel search or other rollout settings with a source's "
-        "rules.",
+        "A source's rules use no table and refuse a cutoff, budget, parallel search, star or "
+        "other rollout settings.",
         enum=list(RULES),
     )
     downgrade: int = setting(

@@ -135,12 +135,8 @@ def _chance_value(b, score, plies, rules, rollouts, ev, state) -> float:  # noqa
                 totals[top] = 0.0 if (top & 1) == 0 else -np.inf
                 continue
         else:  # the node is done: its value, folded into its parent's
-            if chance:
-                value = totals[top] / n if rules == SOURCE001 else totals[top]
-            elif totals[top] == -np.inf:  # no legal move (never: is_game_over made it a leaf)
-                value = _leaf(node, scores[top], rollouts, ev, state)
-            else:
-                value = totals[top]
+            # (a move node pushed has a legal move: a dead board was valued as a leaf)
+            value = totals[top] / n if chance and rules == SOURCE001 else totals[top]
             if top == 0:
                 return value
             top -= 1
