@@ -763,8 +763,12 @@ def entry(config: dict, name: str) -> dict:
 
 
 def entry_shards(config: dict, name: str) -> int:
-    """The jobs of the benchmark entry called `name`: its own `shards`, else benchmark.shards."""
-    return entry(config, name).get("shards", config["benchmark"]["shards"])
+    """The jobs of the benchmark entry called `name`: its own `shards`, else one for a timed
+    row (`budget_ms`: its job holds every core and plays as many games at once as it has cores
+    but one, so a second shard would only wait for the first), else benchmark.shards."""
+    e = entry(config, name)
+    default = 1 if e["agent"].get("budget_ms") else config["benchmark"]["shards"]
+    return e.get("shards", default)
 
 
 SHARD_RUNTIME = 240  # minutes a benchmark shard may run on a cluster, unless its entry says

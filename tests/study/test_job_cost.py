@@ -122,6 +122,22 @@ def test_a_progress_job_plays_each_point_and_the_untuned_weights(smoke: dict) ->
     assert job_work(smoke, "progress", {"run": "nsga2", "seed": "1"}).units == (3 + 1) * 4
 
 
+def test_a_timed_row_is_one_job_unless_it_says_otherwise(smoke: dict) -> None:
+    """A timed row's job holds every core: one shard, not benchmark.shards, unless its own."""
+    from g2048.study.config import entry_shards
+
+    def timed(config: dict) -> None:
+        entries = config["benchmark"]["entries"]
+        entries[0]["agent"] = {"name": "expectimax", "depth": 27, "budget_ms": 1}
+        entries[1]["agent"] = {"name": "expectimax", "depth": 27, "budget_ms": 1}
+        entries[1]["shards"] = 3
+
+    config = _changed(smoke, timed)
+    first, second = (e["name"] for e in config["benchmark"]["entries"][:2])
+    assert entry_shards(smoke, first) == 2
+    assert entry_shards(config, first) == 1 and entry_shards(config, second) == 3
+
+
 def test_a_row_of_its_own_shards_splits_its_games_over_them(smoke: dict) -> None:
     """An entry's `shards` (one game a job), its `runtime` and `probe_moves` change no game's
     cost: the same kind as the row without them."""

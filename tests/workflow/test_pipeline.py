@@ -30,7 +30,7 @@ from workflow_runs import (
 from g2048 import file_sha256
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
-from g2048.study.config import load_config, run_names, run_record
+from g2048.study.config import entry_shards, load_config, run_names, run_record
 from g2048.study.records.integrity import verify
 from g2048.study.records.provenance import environment
 from g2048.study.results import read_json, read_tune, write_json
@@ -226,8 +226,8 @@ def test_every_game_job_records_its_environment(smoke: Path) -> None:
     summary = read_json(smoke / "results" / "provenance" / "summary.json")
     assert len(summary["environments"]) == 1
     jobs = summary["environments"][0]["jobs"]
-    # tune, progress, validate, test, transfer, benchmark shards
-    assert len(jobs) == len(records) - 1 == 10 + 8 + 13 + 9 + 7 * 2 + 24 * 2
+    # tune, progress, validate, test, transfer, benchmark shards (a timed row's one)
+    assert len(jobs) == len(records) - 1 == 10 + 8 + 13 + 9 + 7 * 2 + 21 * 2 + 3
     assert summary["environments"][0]["environment"]["cpu"] == environment()["cpu"]
     # numpy on its AVX2 paths in every job, whatever this CPU has (workflow/rules/common.smk)
     assert "X86_V4" not in summary["environments"][0]["environment"]["numpy_simd"]
@@ -353,7 +353,7 @@ def test_plan_times_a_config_never_run_from_the_smoke_runs_rates(
         entry["games"] *= 2
     run = _plan_from_smoke_rates(smoke, config, tmp_path / "bigger.yaml")
     assert run.returncode == 0, run.stderr
-    shards = len(config["benchmark"]["entries"]) * config["benchmark"]["shards"]
+    shards = sum(entry_shards(config, e["name"]) for e in config["benchmark"]["entries"])
     assert "from the seconds per game that a run of config/smoke.yaml recorded" in run.stdout
     assert f"from config/smoke.yaml's run: benchmark_shard {shards}" in run.stdout
     deeper = {"name": "deeper", "agent": {"name": "expectimax", "depth": 4}, "evaluator": "ovolve"}
