@@ -8,7 +8,8 @@ source's stated games make that larger), higher or lower than claimed when the i
 wholly above or below the claim, and otherwise inconclusive, with the games that would settle
 it. A claim's row is the benchmark entry that plays what the claim
 is about (`Row`: evaluator, agent settings, weights, move cap), whatever the entry is called. A
-claim is not comparable when no entry plays it or its entry was played with other settings
+claim has too few games when no entry plays it (0 of the claim's games; not comparable if the
+source states no games), and is not comparable when its entry was played with other settings
 (then its `note` says which).
 
 Questions are comparisons no source settles with a number (is the tuned heuristic better than
@@ -47,8 +48,8 @@ def rule(margin: float = MARGIN) -> str:
         f"least +- {RATE_FLOOR:g}); otherwise it is higher or lower than claimed when the "
         "interval lies wholly above or below V (the range), and inconclusive when it straddles "
         f"it, with the games this study would need to settle it with {POWER:.0%} power if its "
-        f"measured value were true; `{TOO_FEW}` when the row has fewer games than the claim "
-        "(config/paper.yaml plays the claims' games). "
+        f"measured value were true; `{TOO_FEW}` when the row has fewer games than the claim, "
+        "or none (config/paper.yaml plays the claims' games). "
         "V's own error (`claimed`) is Wilson's interval for a rate, V +- t x sd / sqrt(n) for a "
         "mean score with the sd of this study's games (the source's is not published). A value "
         "without an interval is a point estimate and is judged by itself. Each verdict reads its "
@@ -534,10 +535,12 @@ def claims_table(
         variants.append("" if beside is None else f"{_measured(*beside)}, {variant}")
         entry = find_entry(entries, claim.row)
         measured = None if entry is None else measured_interval(table, entry, claim.metric, extra)
-        if measured is None:
-            missing = f"the study has no {claim.metric} of {claim.row}"
+        if measured is None:  # no row plays it: as too few games as can be, where counted
+            missing = f"the study plays no {claim.row}"
+            verdict = f"{TOO_FEW}: 0 of the claim's {claim.games:,}" if claim.games else (
+                "not comparable")  # fmt: skip
             rows.append((claim.source, claim.text, _band(claim_band(claim, margin)), "", "",
-                         "not comparable", missing, False))  # fmt: skip
+                         verdict, missing, False))  # fmt: skip
             continue
         games = sizes.get(entry, 0)
         mean = claim.metric == "score_mean"

@@ -75,7 +75,8 @@ def progress_table(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """One row per weight-tuning run: its held-out value (mean over seeds) at its first, next to
     last and last points with the training games played by then, the gain over the last
     interval with its standard error (`last_gain`) and the smallest gain the rule would find
-    (`detectable_gain`), and its `verdict`: IMPROVING by `still_improving`, else FLATTENED
+    (`detectable_gain`; none where no seed's incumbent played differently over the last
+    interval), and its `verdict`: IMPROVING by `still_improving`, else FLATTENED
     (UNDECIDED for a run measured at one point only)."""
     curves = progress_curves(frames)
     points = pd.concat(frames, ignore_index=True)
@@ -107,7 +108,10 @@ def progress_table(frames: list[pd.DataFrame]) -> pd.DataFrame:
             ends = points[(points.run == run) & (points.step == last["step"])]
             gain, se = last_gain(ends)
             verdict = IMPROVING if still_improving(gain, se) else FLATTENED
-            row |= {"gain": gain, "gain_se": se, "detectable_gain": detectable_gain(se)}
+            # no seed's incumbent played differently (a gain of 0 on every game): nothing to
+            # detect a gain against
+            found = np.nan if gain == se == 0 else detectable_gain(se)
+            row |= {"gain": gain, "gain_se": se, "detectable_gain": found}
             row["verdict"] = verdict
         rows.append(row)
     return pd.DataFrame(rows)

@@ -421,12 +421,20 @@ def convergence_findings(progress: pd.DataFrame) -> list[str]:
             f"(the incumbent's held-out value, on {games} progress games, mean over seeds; the "
             f"last gain above {NOISE_FACTOR:g} standard errors)."
         )
-    if len(flat):
-        names = "; ".join(
-            f"`{r.run}` {gain(r)} (a gain of {number(r.detectable_gain)} or more would have "
-            f"been found with {POWER:.0%} power)"
-            for _, r in flat.iterrows()
+
+    def flat_gain(r: pd.Series) -> str:
+        if np.isnan(r.detectable_gain):  # every seed's last two incumbents played alike
+            return (
+                f"unchanged from {r.before_games:,.0f} to {r.games:,.0f} training games (no "
+                "seed's incumbent played a progress game differently)"
+            )
+        return (
+            f"{gain(r)} (a gain of {number(r.detectable_gain)} or more would have been found "
+            f"with {POWER:.0%} power)"
         )
+
+    if len(flat):
+        names = "; ".join(f"`{r.run}` {flat_gain(r)}" for _, r in flat.iterrows())
         out.append(
             f"{'The other' if len(improving) else 'All'} {len(flat)} "
             f"{'run' if len(flat) == 1 else 'runs'} had flattened by "

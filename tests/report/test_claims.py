@@ -154,7 +154,9 @@ def test_claims_table_marks_missing_and_noted_rows() -> None:
     greedy = out.loc["greedy (1 ply): mean score ~5,000"]
     assert greedy.verdict == "not comparable" and greedy.note == "other settings"
     assert greedy[VARIANT] == "5,000 [4,900, 5,100], one-ply"  # g2048's greedy, not judged
-    assert out.loc["expectimax depth 3: mean score ~18,000", "verdict"] == "not comparable"
+    unplayed = out.loc["expectimax depth 3: mean score ~18,000"]
+    assert unplayed.verdict == "too few games: 0 of the claim's 1,000"
+    assert unplayed.note.startswith("the study plays no ")
     assert out.loc["expectimax depth 3: mean score ~18,000", VARIANT] == ""  # not played
     assert not out["timed"].any()
     timed = claims_table(table.assign(timed=True), [RANDOM]).set_index("claim")

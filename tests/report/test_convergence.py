@@ -127,3 +127,15 @@ def test_the_findings_page_has_a_convergence_section_from_the_progress_table() -
     table = progress_table(seeds("cem", [0.3, 0.25, 0.35]))
     page = findings_page({"progress": table}, "footer")
     assert "## Convergence of the tuning runs" in page and "`cem`" in page
+
+
+def test_a_run_whose_incumbents_did_not_change_says_so_instead_of_a_detectable_gain() -> None:
+    """Random search's incumbent often stays put: a gain of 0 on every progress game of every
+    seed has no noise to size a detectable gain by."""
+    table = progress_table(seeds("random-search", [0, 0, 0], gain_se=0.0))
+    row = table.iloc[0]
+    assert (row.gain, row.gain_se, row.verdict) == (0, 0, FLATTENED)
+    assert np.isnan(row.detectable_gain)
+    (flat,) = convergence_findings(table)
+    assert "`random-search` unchanged from 200 to 300 training games (no seed's incumbent" in flat
+    assert "would have been found" not in flat
