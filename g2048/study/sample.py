@@ -155,8 +155,9 @@ def probed(
 ) -> dict[int, tuple[float, str]]:
     """The benchmark shards of rows that set `probe_moves` and have no record (nor their
     row), timed by extrapolation from their probe (`study.sample`): a job's start plus its
-    games times the probe's seconds per move times the mean game of the rows like it; with
-    the line that says so, per job."""
+    games (a timed shard's rounds of games played at once, `plan.games_at_once`) times the
+    probe's seconds per move times the mean game of the rows like it; with the line that says
+    so, per job."""
     rows = {job.row for job in jobs if recorded.get(job.jobid) is not None}
     config = None
     start = min((v for v in recorded.values() if v is not None), default=0.0)
@@ -180,11 +181,14 @@ def probed(
             )
         shard = int(parse_wildcards(job.wildcards)["shard"])
         _, games = study.shard_range(entry["games"], study.entry_shards(config, name), shard)
-        seconds = start + games * per_move * game_moves
+        # a timed shard plays its games side by side, each on a core of its own
+        at_once = plan.games_at_once(job.threads) if entry["agent"].get("budget_ms") else 1
+        seconds = start + -(-games // at_once) * per_move * game_moves
         out[job.jobid] = (
             seconds,
             f"{name}: EXTRAPOLATED from the first {moves} moves of a game ({per_move:.3f} s a "
-            f"move), its games taken as long as {like}'s ({game_moves:.0f} moves)",
+            f"move), its games taken as long as {like}'s ({game_moves:.0f} moves)"
+            + (f", {at_once} at once" if at_once > 1 else ""),
         )
     return out
 

@@ -31,6 +31,7 @@ from g2048.study.config import (
     validate_config,
     validation_candidates,
 )
+from g2048.study.methods import get_method
 from g2048.study.run import dotted_overrides
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config"
@@ -578,3 +579,24 @@ def test_every_number_of_the_schema_refuses_nan_and_infinity() -> None:
                 ], (name, key)
             tested.add(re.sub(r"\[\d+\]", "[]", key))
     assert wanted <= tested, sorted(wanted - tested)
+
+
+def test_the_paper_study_is_sized_by_the_docs_power_analysis() -> None:
+    """config/paper.yaml, the tuning study of record (issue 49): as many seeds as the primary
+    family's largest `seeds_needed` in docs/ (the default study's method pairs), capped at 64;
+    every run's per-seed training and selection games at least the default study's."""
+    table = (CONFIGS.parent / "docs" / "tables" / "method_pairs.md").read_text().splitlines()
+    header = [c.strip() for c in table[0].strip("|").split("|")]
+    rows = [dict(zip(header, (c.strip() for c in r.strip("|").split("|")), strict=True))
+            for r in table[2:] if r.startswith("|")]  # fmt: skip
+    needed = [float(r["seeds_needed"]) for r in rows if r["family"] == "against the control"]
+    assert needed and all(math.isfinite(n) for n in needed)
+    paper, default = (load_config(CONFIGS / name) for name in ("paper.yaml", "config.yaml"))
+    assert len(paper["tune"]["seeds"]) == min(64, max(needed))
+    assert paper["tune"]["selection"] == default["tune"]["selection"]
+    assert paper["tune"]["target_difference"] == default["tune"]["target_difference"]
+    ours = {r["name"]: r for r in default["tune"]["runs"]}
+    for run in paper["tune"]["runs"]:
+        method = get_method(run["method"])
+        base = ours[run["name"]]
+        assert method.training_games(run) >= method.training_games(base), run["name"]

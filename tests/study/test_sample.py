@@ -128,6 +128,25 @@ def test_plan_extrapolates_a_probed_row_and_says_so(
     ]
 
 
+def test_a_probed_timed_row_plays_its_games_side_by_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shard of a timed row (paper's mc-100ms: 50 games in 5 shards) on 8 cores plays 7
+    games at once: its 10 games in 2 rounds of 2000 moves at 0.1 s, 1 at once on 2 cores."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "paper.yaml").write_text((ROOT / "config" / "paper.yaml").read_text())
+    path = sample.probe_path("mc-100ms")
+    path.parent.mkdir(parents=True)
+    path.write_text("seconds_per_move\tmoves\tgame_moves\tlike\n0.1\t30\t2000.0\tmc-1ms\n")
+    wide = Job(1, "benchmark_shard", "entry=mc-100ms, shard=0", threads=8, benchmark="x")
+    narrow = Job(2, "benchmark_shard", "entry=mc-100ms, shard=1", threads=2, benchmark="x")
+    out = sample.probed(Path("config/paper.yaml"), [wide, narrow, Job(3, "t", benchmark="y")],
+                        {3: 2.0})  # fmt: skip
+    assert out[1][0] == pytest.approx(2.0 + 2 * 200.0) and out[1][1].endswith(", 7 at once")
+    assert out[2][0] == pytest.approx(2.0 + 10 * 200.0) and "at once" not in out[2][1]
+
+
 def test_the_paper_studys_full_rollout_hybrids() -> None:
     """Its 1000-game hybrid rows take the default study's rollout cap, naming the seeds'
     settings in their source; the seeds' exact settings have rows of 10 games, one a job,
