@@ -271,7 +271,9 @@ def sizing_answer(pairs: pd.DataFrame) -> list[str]:
         f"The primary family is sized for the config's target difference (points: {shown}): "
         f"to find it in every pair with {POWER:.0%} power takes {seeds} at these test games "
         f"(`seeds_needed` of the method pairs table, from the measured spreads); at these "
-        f"seeds the pairs find {versus.mdd.min():,.0f} to {versus.mdd.max():,.0f} points."
+        f"seeds the pairs find {versus.mdd.min():,.0f} to {versus.mdd.max():,.0f} points. "
+        "The study of record for this question, config/paper.yaml, plays that many seeds (at "
+        "most 64) on at least these budgets; its predicted cost is the README's paper column."
     ]
 
 

@@ -6,11 +6,13 @@ benchmark rows too slow for that (`probe_moves`), the first moves of their first
 
     python -m g2048.study.sample CONFIG --rates-from OTHER --cores N [--dry-run]
 
-A sampled job is run by Snakemake (`g2048.study.run`, the job's output as target) with
-`--rerun-triggers mtime`: the files it reads that the other config's run made (its networks,
-its picks) are taken as they are instead of being remade with this config's settings (a
-network trained on fewer games plays shorter games: the sample then times them short). Of
-the jobs of a kind, the one whose input files all exist is taken, if any. A probe plays
+A sampled job is run by Snakemake (`g2048.study.run`, the job's output as target, forced)
+with `--rerun-triggers mtime` and the other config's `tune` section (`sample_command`): the
+files it reads that the other config's run made (its networks, its picks) are taken as they
+are instead of being remade with this config's settings (a network trained on fewer games
+plays shorter games: the sample then times them short). Of the jobs of a kind, the one whose
+input files all exist is taken, if any. A sampled job overwrites the other config's result
+file where both configs write one (a shard of a row both play): `make run` remakes it. A probe plays
 the first `probe_moves` moves of the row's first game on one thread and records the time per
 move, and the mean game length (in moves) of the other config's rows of the same agent and
 evaluator (their result files here) that `plan` extrapolates a game with:
@@ -20,6 +22,7 @@ benchmarks/probe/<entry>.tsv.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import time
@@ -35,6 +38,21 @@ from g2048.study.records import plan
 from g2048.study.records.job_cost import Work, job_work, parse_wildcards
 
 PROBES = Path("benchmarks/probe")
+
+
+def sample_command(
+    targets: Sequence[str], cores: int, configfile: Path, tune: Mapping[str, object]
+) -> list[str]:
+    """The command that runs the sampled jobs: Snakemake (`g2048.study.run`) with `targets`
+    and `--rerun-triggers mtime`, forced (a target the other config's run wrote, a shard of a
+    row both play, is its work, not this one's), the targets first (an option of many values
+    takes them), and the other config's `tune` section, whose picks and networks its run made:
+    a job's work does not depend on how its weights were tuned, and with this config's own
+    section every seed's run or network would be made first (for the paper study, 42 networks
+    of 10^6 games), and the other's refused as made with other settings."""
+    command = [sys.executable, "-m", "g2048.study.run", *targets, "--cores", str(cores)]
+    command += ["--force", "--rerun-triggers", "mtime", "--configfile", str(configfile)]
+    return command + ["--config", f"tune={json.dumps(tune)}"]
 
 
 def probe_path(entry: str) -> Path:
@@ -222,8 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, plan.PlanError) as exc:
         print(exc, file=sys.stderr)
         return 2
-    command = [sys.executable, "-m", "g2048.study.run", "--cores", str(args.cores)]
-    command += ["--rerun-triggers", "mtime", *targets, "--configfile", str(args.config)]
+    command = sample_command(targets, args.cores, args.config, other["tune"])
     print(f"{len(targets)} job(s) to sample, {len(probes)} row(s) to probe")
     if targets:
         print(" ".join(command))

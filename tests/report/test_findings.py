@@ -200,7 +200,8 @@ def test_method_findings_open_with_the_primary_family() -> None:
         "The primary family is sized for the config's target difference (points: cem8 1,200):"
         " to find it in every pair with 80% power takes 20 seeds per run"
     )
-    assert sizing.endswith("at these seeds the pairs find 650 to 700 points.")
+    assert "at these seeds the pairs find 650 to 700 points. The study of record" in sizing
+    assert sizing.endswith("its predicted cost is the README's paper column.")
     assert "against `cem-prior` +2,500 [+1,500, +3,500] per seed, above" in cem
     assert "Holm p = 0.004" in cem and "the seeds' own means 1 2 3 4 5" in cem
     assert "needs 9 seeds at these test games, or no number of test games at these seeds" in cem

@@ -8,10 +8,11 @@ import pytest
 import yaml
 
 from g2048.study import sample
-from g2048.study.config import load_config
+from g2048.study.config import load_config, typed_overrides
 from g2048.study.records import plan
 from g2048.study.records.job_cost import Work
 from g2048.study.records.plan import Job
+from g2048.study.run import dotted_overrides
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,6 +168,21 @@ def test_the_paper_studys_full_rollout_hybrids() -> None:
         assert (full["games"], full["shards"], full["probe_moves"]) == (10, 10, 30)
         assert full["agent"]["step_cap"] == 0 and full["runtime"] > 0  # to the end
         assert full["agent"]["rollouts"] == paper[name]["agent"]["rollouts"]
+
+
+def test_the_sampled_jobs_command_keeps_its_targets() -> None:
+    """Snakemake reads the command's targets as targets, not as values of --rerun-triggers;
+    the jobs run forced, with the other config's tune section as their config's."""
+    from snakemake.cli import get_argument_parser, parse_config
+
+    targets = ["results/transfer/cem-prior/depth5.csv", "results/benchmark/ntuple-d5/shard0.csv"]
+    tune = load_config(ROOT / "config" / "config.yaml")["tune"]
+    command = sample.sample_command(targets, 2, Path("config/paper.yaml"), tune)
+    assert command[1:3] == ["-m", "g2048.study.run"]
+    args = get_argument_parser().parse_args(dotted_overrides(command[3:]))
+    assert args.targets == targets and {t.name for t in args.rerun_triggers} == {"MTIME"}
+    assert args.configfile == [Path("config/paper.yaml")] and args.cores == 2 and args.force
+    assert typed_overrides(parse_config(args.config)) == {"tune": tune}
 
 
 def test_make_sample_paper_dry_run_lists_its_steps() -> None:
