@@ -9,7 +9,13 @@ from pathlib import Path
 
 from g2048.cli.options import add_command, bounded, exits_2_on, need
 from g2048.study.config import ConfigError, load_config
-from g2048.study.jobrecords import DOCS_RECORDS, read_records, record_seconds, recorded_jobs
+from g2048.study.jobrecords import (
+    DOCS_RECORDS,
+    read_records,
+    record_seconds,
+    recorded_jobs,
+    sampled_jobs,
+)
 from g2048.study.records import plan
 from g2048.study.records.job_cost import Work, job_work, parse_wildcards
 from g2048.study.sample import probed
@@ -51,9 +57,10 @@ def _plan(args: argparse.Namespace) -> int:
         )
         their_works = _works(args.rates_from, theirs)
         rates = plan.rates_from(theirs, their_seconds, their_works)
-        for jobid in plan.other_games(jobs, works, theirs, their_works):
+        for jobid in plan.other_games(jobs, works, theirs, their_works) - sampled_jobs(jobs):
             recorded.pop(jobid, None)
             other.add(by_id[jobid].name)
+        rates = rates.beside(plan.rates_from(jobs, recorded, works))
     extrapolated = probed(args.configfile, jobs, recorded)
     recorded |= {jobid: seconds for jobid, (seconds, _) in extrapolated.items()}
     times = plan.job_times(jobs, recorded, works, rates)

@@ -260,7 +260,8 @@ QUESTIONS: tuple[Question, ...] = (
 
 _S004_HYBRID = (
     "not run: its HybridAI plays the moves of g2048's hybrid with its rules (tests/oracles), "
-    "which takes {} a move over a game's first {} moves here: hours a game"
+    "whose rollouts to the game's end make 1000 games days of CPU here (config/paper.yaml plays "
+    "it on 10 games, row {}, timed by make sample-paper: README)"
 )
 _S001_WEIGHTS = "not run: its program holds the final weights only (evaluate's constants)"
 PROGRAMS: dict[Row, str] = {
@@ -269,8 +270,8 @@ PROGRAMS: dict[Row, str] = {
     _s004("expectimax", depth=5): "source004-d5",
     _s004("montecarlo", rollouts=100): "source004-mc100",
     _s004("montecarlo", rollouts=1000): "source004-mc1000",
-    _s004("hybrid", depth=3, rollouts=50): _S004_HYBRID.format("0.3 s", "30"),
-    _s004("hybrid", depth=4, rollouts=100): _S004_HYBRID.format("18 s", "5"),
+    _s004("hybrid", depth=3, rollouts=50): _S004_HYBRID.format("hybrid-d3-r50-full"),
+    _s004("hybrid", depth=4, rollouts=100): _S004_HYBRID.format("hybrid-d4-r100-full"),
     _s001(_FINAL, 3): "source001-d3",
     _s001(_FINAL, 4): "source001-d4",
     _s001(_FINAL, 5): "source001-d5",

@@ -24,6 +24,8 @@ from g2048.study.records.logs import COMPILING, TIMED
 from g2048.study.records.plan import Job, PlanError, read_seconds
 
 DOCS_RECORDS = Path("docs/jobs.tsv")
+PROBES = Path("benchmarks/probe")  # a sample's records (g2048.study.sample), not a job's
+SAMPLED = PROBES / "sampled.txt"
 _COLUMNS = ("benchmark", "seconds", "compiling", "timed_games", "at_once")
 
 
@@ -65,6 +67,8 @@ def collect(root: Path = Path(".")) -> dict[str, JobRecord]:
     (as the dry run names them), with their logs' notes."""
     out = {}
     for path in sorted((root / "benchmarks").rglob("*.tsv")):
+        if path.is_relative_to(root / PROBES):
+            continue
         where = path.relative_to(root / "benchmarks").with_suffix(".log")
         record = job_record(path, root / "logs" / where)
         if record is not None:
@@ -111,16 +115,48 @@ def read_records(path: Path, configfile: Path) -> tuple[dict[str, JobRecord], st
     return records, comments[0] if comments else ""
 
 
+def write_sampled(benchmarks: list[str]) -> None:
+    """Note the benchmark files of jobs that a sample ran with the other config's `tune`
+    section (g2048.study.sample), each with its SHA-256: their params differ from this
+    config's, but not their work."""
+    SAMPLED.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"{path}\t{file_sha256(path)}\n" for path in benchmarks if Path(path).is_file()]
+    SAMPLED.write_text("".join(lines))
+
+
+def sampled() -> set[str]:
+    """The benchmark files of sampled jobs (`write_sampled`) that no run has rewritten since."""
+    try:
+        rows = [line.split("\t") for line in SAMPLED.read_text().splitlines()]
+    except FileNotFoundError:
+        return set()
+    return {
+        r[0] for r in rows if len(r) == 2 and Path(r[0]).is_file() and file_sha256(r[0]) == r[1]
+    }
+
+
+def sampled_jobs(jobs: list[Job]) -> set[int]:
+    """The jobids of `jobs` whose records a sample made for this config (`sampled`): not the
+    other config's records that `plan.other_games` drops."""
+    taken = sampled()
+    return {job.jobid for job in jobs if job.benchmark in taken}
+
+
 def recorded_jobs(
     configfile: Path, cores: int | None, profile: Path | None
 ) -> tuple[list[Job], dict[int, JobRecord], set[str], set[int]]:
     """The jobs of the study of `configfile` (a dry run), the records of their last run where
-    it had this config's settings, else those of the run docs/ shows (docs/jobs.tsv, if of
-    this config file), the names of the jobs whose last run had other settings, and the jobs
-    timed from docs/."""
+    it had this config's settings (or was sampled for it: `sampled`), else those of the run
+    docs/ shows (docs/jobs.tsv, if of this config file), the names of the jobs whose last run
+    had other settings, and the jobs timed from docs/."""
     jobs = plan.parse_dry_run(plan.dry_run(configfile, cores, profile))
     rerun = plan.parse_dry_run(plan.dry_run(configfile, cores, profile, force=False), empty=True)
-    other = {job.name for job in rerun if not plan.record_holds(job.reason)}
+    taken = sampled()
+    other = {
+        job.name
+        for job in rerun
+        if not plan.record_holds(job.reason) and job.benchmark not in taken
+    }
     docs, _ = read_records(DOCS_RECORDS, configfile)
     records: dict[int, JobRecord] = {}
     from_docs: set[int] = set()

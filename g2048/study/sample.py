@@ -13,10 +13,13 @@ are instead of being remade with this config's settings (a network trained on fe
 plays shorter games: the sample then times them short). Of the jobs of a kind, the one whose
 input files all exist is taken, if any. A sampled job overwrites the other config's result
 file where both configs write one (a shard of a row both play): `make run` remakes it. A probe plays
-the first `probe_moves` moves of the row's first game on one thread and records the time per
+the first `probe_moves` moves of the row's first game on one thread (tuned weights: the
+other config's pick, `picked_weights`) and records the time per
 move, and the mean game length (in moves) of the other config's rows of the same agent and
 evaluator (their result files here) that `plan` extrapolates a game with:
-benchmarks/probe/<entry>.tsv.
+benchmarks/probe/<entry>.tsv. The sampled jobs' benchmark files are listed with their SHA-256
+in benchmarks/probe/sampled.txt: `plan` takes their records for this config's, though their
+params (the `tune` section) differ, until a run rewrites them.
 """
 
 from __future__ import annotations
@@ -33,11 +36,16 @@ import pandas as pd
 
 from g2048.study import config as study
 from g2048.study.config import ConfigError, load_config
-from g2048.study.jobrecords import record_seconds, recorded_jobs
+from g2048.study.jobrecords import (
+    PROBES,
+    record_seconds,
+    recorded_jobs,
+    sampled_jobs,
+    write_sampled,
+)
+from g2048.study.naming import network_file, parse_weights
 from g2048.study.records import plan
 from g2048.study.records.job_cost import Work, job_work, parse_wildcards
-
-PROBES = Path("benchmarks/probe")
 
 
 def sample_command(
@@ -123,6 +131,35 @@ def game_moves(config: dict, entry: dict, results: Path = Path("results")) -> tu
     return float(moves["moves"].mean()), ", ".join(like)
 
 
+def picked_weights(other: dict, entry: dict) -> object:
+    """The weights benchmark entry `entry` plays: its own (numbers, or None for its
+    evaluator's defaults), or for tuned weights (`tuned:<run>` and the like) the pick that
+    `other`'s run made under results/, checked as its benchmark job checks it (a network
+    against the SHA-256 its training recorded). A run `other` does not tune is refused."""
+    from g2048.study.stages import tuned_weights
+
+    spec = parse_weights(entry.get("weights"))
+    if spec is None:
+        return entry.get("weights")
+    if spec.run not in study.run_names(other):
+        raise ConfigError(
+            f"benchmark entry {entry['name']}: its weights {spec} name a run that the other "
+            "config does not tune (a probe plays that run's pick)"
+        )
+    record = study.run_record(other, spec.run)
+    seeds = record["seeds"]
+    trains = study.run_method(other, spec.run).trains_network
+    _, weights = tuned_weights(
+        f"results/select/tuned-{spec.run}.json",
+        record,
+        entry=spec.entry,
+        networks=[network_file(spec.run, s) for s in seeds] if trains else [],
+        runs=[f"results/tune/{spec.run}/seed{s}.json" for s in seeds] if trains else [],
+        seed_selections=[f"results/select/{spec.run}/seed{s}.json" for s in seeds],
+    )
+    return weights
+
+
 def probe(config: dict, name: str, other: dict) -> str:
     """Play the first `probe_moves` moves of benchmark entry `name`'s first game on one
     thread; write its record (seconds per move, moves, the mean game of `other`'s rows of
@@ -131,15 +168,12 @@ def probe(config: dict, name: str, other: dict) -> str:
     from g2048.study.stages import benchmark_seeds
 
     entry = study.entry(config, name)
-    if isinstance(entry.get("weights"), str):
-        raise ConfigError(f"benchmark entry {name}: a probe plays no tuned weights")
+    weights = picked_weights(other, entry)
     agent = study.agent_config(entry["agent"])
     seeds = benchmark_seeds(config["study_seed"], 0, 1)
-    play_games(agent, seeds, entry["evaluator"], entry.get("weights"), max_moves=1)  # load
+    play_games(agent, seeds, entry["evaluator"], weights, max_moves=1)  # load
     start = time.perf_counter()
-    games = play_games(
-        agent, seeds, entry["evaluator"], entry.get("weights"), max_moves=entry["probe_moves"]
-    )
+    games = play_games(agent, seeds, entry["evaluator"], weights, max_moves=entry["probe_moves"])
     seconds = time.perf_counter() - start
     moves = int(games["moves"].iloc[0])
     per_move = seconds / max(moves, 1)
@@ -233,8 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         mine = {j.jobid: job_work(config, j.rule, parse_wildcards(j.wildcards)) for j in jobs}
         their = {j.jobid: job_work(other, j.rule, parse_wildcards(j.wildcards)) for j in theirs}
         rates = plan.rates_from(theirs, their_seconds, their)
-        for jobid in plan.other_games(jobs, mine, theirs, their):  # the other run's records
+        for jobid in plan.other_games(jobs, mine, theirs, their) - sampled_jobs(jobs):
             mine_recorded.pop(jobid, None)
+        rates = rates.beside(plan.rates_from(jobs, mine_recorded, mine))
         todo = unrated(jobs, mine, rates, mine_recorded)
         targets, probes = choose(todo, mine, config, lambda p: Path(p).exists())
     except (ConfigError, plan.PlanError) as exc:
@@ -250,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if targets and subprocess.run(command, check=False).returncode != 0:
         return 1
+    if targets:
+        write_sampled([job.benchmark for job in todo if job.outputs[0] in targets])
     for name in probes:
         print(probe(config, name, other), flush=True)
     return 0

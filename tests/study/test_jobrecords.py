@@ -9,6 +9,7 @@ import pytest
 from g2048.study import jobrecords
 from g2048.study.jobrecords import JobRecord, read_records, write_records
 from g2048.study.records import logs
+from g2048.study.records.plan import Job
 
 
 def test_a_log_says_what_plan_reads_back(tmp_path: Path) -> None:
@@ -69,3 +70,26 @@ def test_make_docs_writes_the_records_of_the_run_here(
         {"benchmarks/tune/a.tsv": JobRecord(42.5)},
         "run x",
     )
+
+
+def test_a_samples_records_hold_until_a_run_rewrites_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """g2048.study.sample lists its jobs' benchmark files: they are this config's records
+    (`sampled_jobs`) while unchanged, not once a run rewrites one; `collect` leaves the
+    sample's own files (benchmarks/probe/) out of the job records."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("a", "b"):
+        (tmp_path / "benchmarks" / "x").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "benchmarks" / "x" / f"{name}.tsv").write_text("s\n2.0\n")
+    jobrecords.write_sampled(["benchmarks/x/a.tsv", "benchmarks/x/b.tsv", "benchmarks/x/none.tsv"])
+    jobs = [
+        Job(1, "r", benchmark="benchmarks/x/a.tsv"),
+        Job(2, "r", benchmark="benchmarks/x/b.tsv"),
+    ]
+    jobs.append(Job(3, "r", benchmark="benchmarks/x/c.tsv"))
+    assert jobrecords.sampled_jobs(jobs) == {1, 2}
+    (tmp_path / "benchmarks" / "x" / "b.tsv").write_text("s\n3.0\n")  # a later run's
+    assert jobrecords.sampled_jobs(jobs) == {1}
+    (tmp_path / "benchmarks" / "probe" / "mc-100ms.tsv").write_text("seconds_per_move\n0.1\n")
+    assert sorted(jobrecords.collect()) == ["benchmarks/x/a.tsv", "benchmarks/x/b.tsv"]

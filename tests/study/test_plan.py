@@ -302,6 +302,25 @@ def test_another_configs_rates_time_a_row_by_its_games() -> None:
     assert times.untimed == [5]
 
 
+def test_this_configs_own_records_rate_the_other_jobs_of_their_kind() -> None:
+    """The other run rates kind A; a sample here recorded one job of kind S (1 s to start, 2
+    games in 9 s): another job of S, never recorded, takes its rate; A keeps the other's."""
+    theirs = [Job(1, "shard", "entry=a, shard=0", benchmark="t1"), Job(2, "sel", benchmark="t2")]
+    rates = rates_from(theirs, {1: 11.0, 2: 1.0}, {1: Work("A", 10)})
+    ours = [
+        Job(1, "shard", "entry=s, shard=0", benchmark="o1"),
+        Job(2, "shard", "entry=t, shard=0", benchmark="o2"),
+        Job(3, "sel", benchmark="o3"),
+    ]
+    works = {1: Work("S", 2), 2: Work("S", 6), 3: None}
+    own = rates_from(ours, {1: 9.0, 3: 1.0}, works)
+    both = rates.beside(own)
+    assert both.per_unit == {"A": 1.0, "S": 4.0}
+    assert job_times(ours, {1: 9.0}, works, both).seconds[2] == pytest.approx(1 + 6 * 4.0)
+    with pytest.raises(PlanError):
+        job_times(ours, {1: 9.0}, works, rates)  # the other's rates alone cannot time S
+
+
 def test_a_record_of_other_games_is_not_this_configs() -> None:
     """Jobs of the same name: one plays the same games in both configs (its record holds), one
     more games, one another kind; a job the other study lacks; a rule without games."""

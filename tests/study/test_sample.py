@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from g2048.study import sample
-from g2048.study.config import load_config, typed_overrides
+from g2048.study.config import ConfigError, load_config, typed_overrides
 from g2048.study.records import plan
 from g2048.study.records.job_cost import Work
 from g2048.study.records.plan import Job
@@ -203,3 +203,13 @@ def test_make_sample_paper_dry_run_lists_its_steps() -> None:
 def test_the_slurm_profile_leaves_a_rows_runtime_to_its_config() -> None:
     profile = yaml.safe_load((ROOT / "profiles" / "slurm" / "config.yaml").read_text())
     assert "benchmark_shard" not in (profile.get("set-resources") or {})
+
+
+def test_a_probe_refuses_tuned_weights_the_other_config_does_not_tune() -> None:
+    """A row's own weights are played as they are; a pick of a run that the other config
+    does not tune is refused by name (its pick would be the probe's weights)."""
+    config = load_config(ROOT / "config" / "smoke.yaml")
+    assert sample.picked_weights(config, {"name": "x", "weights": [1.0, 2.0]}) == [1.0, 2.0]
+    assert sample.picked_weights(config, {"name": "x"}) is None
+    with pytest.raises(ConfigError, match="tuned:nope"):
+        sample.picked_weights(config, {"name": "x", "weights": "tuned:nope"})

@@ -30,6 +30,7 @@ from workflow_runs import (
 from g2048 import file_sha256
 from g2048.evaluators import ntuple
 from g2048.report.claims import CLAIMS, QUESTIONS
+from g2048.study import sample
 from g2048.study.config import entry_shards, load_config, run_names, run_record
 from g2048.study.records.integrity import verify
 from g2048.study.records.provenance import environment
@@ -666,3 +667,34 @@ def test_an_invalid_config_fails_before_any_job_naming_the_key(tmp_path: Path) -
     assert run.returncode != 0
     assert "config key validate.games" in run.stderr + run.stdout
     assert not (where / "results").exists()
+
+
+def test_a_probe_of_a_tuned_row_plays_the_other_runs_pick(
+    smoke: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make sample-paper` probes rows that play tuned weights (the paper's ntuple-10ms): the
+    pick the other config's run made, checked as its benchmark job checks it. Here the smoke
+    run's ntuple-d1 (its td network) and cem-d2 (its cem pick), 5 moves each; a network whose
+    file no longer has the SHA-256 its training recorded is refused."""
+    (tmp_path / "results").symlink_to(smoke / "results")
+    monkeypatch.chdir(tmp_path)
+    config = load_config(smoke / "config" / "smoke.yaml")
+    for name in ("ntuple-d1", "cem-d2"):
+        next(e for e in config["benchmark"]["entries"] if e["name"] == name)["probe_moves"] = 5
+        assert sample.probe(config, name, config).startswith(f"probe {name}: 5 moves in ")
+    assert isinstance(
+        sample.picked_weights(config, sample.study.entry(config, "ntuple-d1")), ntuple.Network
+    )
+    network = read_json(smoke / "results" / "select" / "tuned-td.json")["weights"]
+    assert len(sample.picked_weights(config, sample.study.entry(config, "cem-d2"))) == 8
+    (tmp_path / "copy").mkdir()
+    for part in ("select", "tune"):
+        shutil.copytree(smoke / "results" / part, tmp_path / "copy" / "results" / part)
+    monkeypatch.chdir(tmp_path / "copy")
+    with np.load(network) as z:  # a weight of the picked network changed
+        arrays = {key: z[key].copy() for key in z.files}
+    changed = next(k for k, a in arrays.items() if a.dtype.kind == "f" and a.size)
+    arrays[changed].flat[0] += 1.0
+    np.savez(network, **arrays)
+    with pytest.raises(Exception, match="sha256|SHA-256"):
+        sample.picked_weights(config, sample.study.entry(config, "ntuple-d1"))

@@ -225,6 +225,12 @@ class Rates:
         """The predicted time of a job of `work` (its kind must have a rate)."""
         return self.start + work.units * self.per_unit[work.kind]
 
+    def beside(self, own: Rates) -> Rates:
+        """These rates and, for the kinds and rules it has, `own`: those of this config's own
+        recorded jobs (a sample's, `g2048.study.sample`), which time the other jobs of their
+        kinds."""
+        return Rates(self.per_unit | own.per_unit, self.rule_mean | own.rule_mean, self.start)
+
 
 def rates_from(
     jobs: Sequence[Job], recorded: Mapping[int, float | None], works: Mapping[int, Work | None]
