@@ -14,7 +14,7 @@ from g2048.study.jobrecords import (
     read_records,
     record_seconds,
     recorded_jobs,
-    sampled_jobs,
+    shared_rates,
 )
 from g2048.study.records import plan
 from g2048.study.records.job_cost import Work, job_work, parse_wildcards
@@ -56,11 +56,8 @@ def _plan(args: argparse.Namespace) -> int:
             theirs, their_records, {job.jobid: job.threads for job in theirs}
         )
         their_works = _works(args.rates_from, theirs)
-        rates = plan.rates_from(theirs, their_seconds, their_works)
-        for jobid in plan.other_games(jobs, works, theirs, their_works) - sampled_jobs(jobs):
-            recorded.pop(jobid, None)
-            other.add(by_id[jobid].name)
-        rates = rates.beside(plan.rates_from(jobs, recorded, works))
+        rates, dropped = shared_rates(jobs, recorded, works, theirs, their_seconds, their_works)
+        other |= {by_id[jobid].name for jobid in dropped}
     extrapolated = probed(args.configfile, jobs, recorded)
     recorded |= {jobid: seconds for jobid, (seconds, _) in extrapolated.items()}
     times = plan.job_times(jobs, recorded, works, rates)

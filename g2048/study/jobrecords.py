@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from g2048 import file_sha256
 from g2048.study.records import plan
+from g2048.study.records.job_cost import Work
 from g2048.study.records.logs import COMPILING, TIMED
 from g2048.study.records.plan import Job, PlanError, read_seconds
 
@@ -140,6 +142,25 @@ def sampled_jobs(jobs: list[Job]) -> set[int]:
     other config's records that `plan.other_games` drops."""
     taken = sampled()
     return {job.jobid for job in jobs if job.benchmark in taken}
+
+
+def shared_rates(
+    jobs: list[Job],
+    recorded: dict[int, float | None],
+    works: Mapping[int, Work | None],
+    theirs: list[Job],
+    their_seconds: Mapping[int, float | None],
+    their_works: Mapping[int, Work | None],
+) -> tuple[plan.Rates, set[int]]:
+    """The rates that time `jobs` from another config's run (`theirs`): its rates, and this
+    config's own where it has a kind (a sample's, `plan.Rates.beside`). First drops from
+    `recorded` the records that run left of other games (`plan.other_games`), but not a
+    sample's (`sampled_jobs`); returns the rates and the jobids dropped."""
+    dropped = plan.other_games(jobs, works, theirs, their_works) - sampled_jobs(jobs)
+    for jobid in dropped:
+        recorded.pop(jobid, None)
+    rates = plan.rates_from(theirs, their_seconds, their_works)
+    return rates.beside(plan.rates_from(jobs, recorded, works)), dropped
 
 
 def recorded_jobs(

@@ -40,7 +40,7 @@ from g2048.study.jobrecords import (
     PROBES,
     record_seconds,
     recorded_jobs,
-    sampled_jobs,
+    shared_rates,
     write_sampled,
 )
 from g2048.study.naming import network_file, parse_weights
@@ -266,10 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         mine_recorded, _, _ = record_seconds(jobs, records, _threads(jobs))
         mine = {j.jobid: job_work(config, j.rule, parse_wildcards(j.wildcards)) for j in jobs}
         their = {j.jobid: job_work(other, j.rule, parse_wildcards(j.wildcards)) for j in theirs}
-        rates = plan.rates_from(theirs, their_seconds, their)
-        for jobid in plan.other_games(jobs, mine, theirs, their) - sampled_jobs(jobs):
-            mine_recorded.pop(jobid, None)
-        rates = rates.beside(plan.rates_from(jobs, mine_recorded, mine))
+        rates, _ = shared_rates(jobs, mine_recorded, mine, theirs, their_seconds, their)
         todo = unrated(jobs, mine, rates, mine_recorded)
         targets, probes = choose(todo, mine, config, lambda p: Path(p).exists())
     except (ConfigError, plan.PlanError) as exc:
